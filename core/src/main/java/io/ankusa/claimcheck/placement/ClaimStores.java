@@ -1,0 +1,138 @@
+package io.ankusa.claimcheck.placement;
+
+import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.breaker.Breaker;
+import io.ankusa.claimcheck.breaker.BreakerListener;
+import io.ankusa.claimcheck.breaker.Breakers;
+import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.KeyLayout;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The ordered list of stores claim packs live in, with placement, failover writes, breakers and
+ * the read search across stores and key layouts; implementations are thread-safe.
+ *
+ * <p>Stores are named by their index in the list. Every failure is a {@link
+ * io.ankusa.claimcheck.store.StoreException}: a write that collides is {@code ALREADY_EXISTS} at
+ * once; a write that every store refused is {@code UNAVAILABLE} naming each store's reason in
+ * attempt order; a read is {@code NOT_FOUND} only when every store answered.
+ */
+public interface ClaimStores extends AutoCloseable {
+
+  /** Returns how many stores there are. */
+  int size();
+
+  /** Returns the index of the store pack {@code packId} goes to first. */
+  int home(long packId);
+
+  /**
+   * Returns the absolute deadline (on this set's ticker) of one check-in started now: the largest
+   * operation deadline among the stores from now. It covers every store, attempt and pack-id
+   * retry of that check-in.
+   */
+  long writeDeadline();
+
+  /**
+   * Writes a pack under its key only if nothing is there: the home store first, then the next
+   * ones in list order, skipping stores whose breaker is open unless all are. Completes with the
+   * index of the store that durably took the pack.
+   */
+  CompletableFuture<Integer> write(String tenant, long packId, byte[] pack, long deadlineNanos);
+
+  /**
+   * Finds pack {@code packId} of {@code tenant} in any store at either layout and reads {@code
+   * length} bytes of it at {@code offset}.
+   */
+  CompletableFuture<Located> read(
+      String tenant, long packId, long offset, int length, long deadlineNanos);
+
+  /**
+   * Reads {@code length} bytes at {@code offset} of {@code key} in store {@code store}: one
+   * ranged read; a store index past the list is {@code NOT_FOUND}.
+   */
+  CompletableFuture<byte[]> getRange(
+      int store, String key, long offset, int length, long deadlineNanos);
+
+  /** Returns store {@code index}'s breaker. */
+  Breaker breaker(int index);
+
+  /** Returns store {@code index}'s description (never a credential). */
+  String describe(int index);
+
+  /** Closes every store; idempotent. */
+  @Override
+  void close();
+
+  /** Bytes read from a pack, with the store and key they came from. */
+  record Located(byte[] bytes, int store, String key) {}
+
+  /** Returns a builder of a store set. */
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a {@link ClaimStores}; not thread-safe. */
+  final class Builder {
+    private final List<ClaimStore> stores = new ArrayList<>();
+    private final List<Duration> deadlines = new ArrayList<>();
+    private Placement placement = Placement.ORDERED;
+    private KeyLayout layout = KeyLayout.FLAT;
+    private Duration cooldown = Duration.ofSeconds(30);
+    private Ticker ticker = Ticker.system();
+    private BreakerListener listener = BreakerListener.NONE;
+
+    private Builder() {}
+
+    /** Adds the next store (its index is the count added before it), with its op deadline. */
+    public Builder add(ClaimStore store, Duration opDeadline) {
+      if (opDeadline.isNegative() || opDeadline.isZero()) {
+        throw new IllegalArgumentException("op deadline must be positive: " + opDeadline);
+      }
+      stores.add(Objects.requireNonNull(store, "store"));
+      deadlines.add(opDeadline);
+      return this;
+    }
+
+    public Builder placement(Placement placement) {
+      this.placement = Objects.requireNonNull(placement, "placement");
+      return this;
+    }
+
+    public Builder layout(KeyLayout layout) {
+      this.layout = Objects.requireNonNull(layout, "layout");
+      return this;
+    }
+
+    public Builder cooldown(Duration cooldown) {
+      this.cooldown = Objects.requireNonNull(cooldown, "cooldown");
+      return this;
+    }
+
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    public Builder breakerListener(BreakerListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /** Returns the store set; at least one store is required. */
+    public ClaimStores build() {
+      if (stores.isEmpty()) {
+        throw new IllegalArgumentException("at least one store is required");
+      }
+      List<StoreSlot> slots = new ArrayList<>();
+      for (int i = 0; i < stores.size(); i++) {
+        slots.add(new StoreSlot(i, stores.get(i), deadlines.get(i),
+            Breakers.fixedCooldown(i, cooldown, ticker, listener)));
+      }
+      return new FailoverStores(slots, placement, layout, ticker);
+    }
+  }
+}

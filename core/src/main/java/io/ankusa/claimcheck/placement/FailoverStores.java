@@ -1,0 +1,104 @@
+package io.ankusa.claimcheck.placement;
+
+import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.breaker.Breaker;
+import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.store.StoreException.Kind;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The store set: placement, the failover writer and the read search over one immutable list of
+ * stores; thread-safe (all mutable state lives in the breakers).
+ */
+final class FailoverStores implements ClaimStores {
+
+  private final List<StoreSlot> slots;
+  private final Placement placement;
+  private final Ticker ticker;
+  private final long writeBudgetNanos;
+  private final FailoverWriter writer;
+  private final StoreSearch search;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  FailoverStores(List<StoreSlot> slots, Placement placement, KeyLayout layout, Ticker ticker) {
+    this.slots = List.copyOf(slots);
+    this.placement = placement;
+    this.ticker = ticker;
+    this.writeBudgetNanos =
+        slots.stream().map(StoreSlot::opDeadline).max(Duration::compareTo).orElseThrow().toNanos();
+    this.writer = new FailoverWriter(this.slots, placement, layout, ticker);
+    this.search = new StoreSearch(this.slots, placement, layout, ticker);
+  }
+
+  @Override
+  public int size() {
+    return slots.size();
+  }
+
+  @Override
+  public int home(long packId) {
+    return placement.home(packId, slots.size());
+  }
+
+  @Override
+  public long writeDeadline() {
+    return ticker.read() + writeBudgetNanos;
+  }
+
+  @Override
+  public CompletableFuture<Integer> write(String tenant, long packId, byte[] pack, long deadline) {
+    return writer.write(tenant, packId, pack, deadline);
+  }
+
+  @Override
+  public CompletableFuture<Located> read(
+      String tenant, long packId, long offset, int length, long deadline) {
+    return search.read(tenant, packId, offset, length, deadline);
+  }
+
+  @Override
+  public CompletableFuture<byte[]> getRange(
+      int store, String key, long offset, int length, long deadline) {
+    if (store < 0 || store >= slots.size()) {
+      return CompletableFuture.failedFuture(new StoreException(Kind.NOT_FOUND,
+          "store " + store + " is past the " + slots.size() + " configured stores"));
+    }
+    StoreSlot slot = slots.get(store);
+    long now = ticker.read();
+    if (deadline - now <= 0) {
+      return CompletableFuture.failedFuture(
+          new StoreException(Kind.UNAVAILABLE, "deadline passed before " + key + " was read"));
+    }
+    return slot.store().getRange(key, offset, length, slot.timeout(now, deadline))
+        .whenComplete((bytes, t) -> {
+          if (t != null && StoreException.of(t).kind() == Kind.UNAVAILABLE) {
+            slot.breaker().onCouldNotAnswer();
+          } else {
+            slot.breaker().onAnswer();
+          }
+        });
+  }
+
+  @Override
+  public Breaker breaker(int index) {
+    return slots.get(index).breaker();
+  }
+
+  @Override
+  public String describe(int index) {
+    return slots.get(index).store().describe();
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      for (StoreSlot slot : slots) {
+        slot.store().close();
+      }
+    }
+  }
+}

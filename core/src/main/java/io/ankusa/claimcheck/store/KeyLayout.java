@@ -1,0 +1,47 @@
+package io.ankusa.claimcheck.store;
+
+import java.util.Locale;
+
+/**
+ * How a pack's object key is formed from its tenant and pack id; immutable and thread-safe.
+ *
+ * <p>Keys are relative to a store (the store adds its own prefix) and never name a node, so any
+ * process reads every claim. {@link #SHARDED} adds a level named by the pack id's top eight bits,
+ * spreading one tenant's packs over 256 prefixes, since S3 throttles per prefix.
+ */
+public enum KeyLayout {
+  /** {@code <tenant>/<packId>}. */
+  FLAT {
+    @Override
+    public String key(String tenant, long packId) {
+      return tenant + '/' + hex(packId);
+    }
+  },
+  /** {@code <tenant>/<top 8 bits of packId, 2 hex digits>/<packId>}. */
+  SHARDED {
+    @Override
+    public String key(String tenant, long packId) {
+      String hex = hex(packId);
+      return tenant + '/' + hex.substring(0, 2) + '/' + hex;
+    }
+  };
+
+  /** Returns the key of pack {@code packId} of {@code tenant} (a validated tenant name). */
+  public abstract String key(String tenant, long packId);
+
+  /** Returns the other layout: a read searches the configured one, then this one. */
+  public KeyLayout other() {
+    return this == FLAT ? SHARDED : FLAT;
+  }
+
+  /** Parses a config value ({@code flat} or {@code sharded}, case-insensitive). */
+  public static KeyLayout parse(String value) {
+    return valueOf(value.trim().toUpperCase(Locale.ROOT));
+  }
+
+  /** Returns the 16 lowercase hex digits of {@code packId}, zero-padded. */
+  static String hex(long packId) {
+    String s = Long.toHexString(packId);
+    return "0000000000000000".substring(s.length()) + s;
+  }
+}

@@ -1,0 +1,43 @@
+package io.ankusa.claimcheck.store.memory;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Creates in-memory stores, and holds the process-wide named ones that {@code memory:<name>} in
+ * {@code claimcheck.stores} refers to; thread-safe.
+ */
+public final class MemoryStores {
+
+  private static final Map<String, MemoryStore> NAMED = new ConcurrentHashMap<>();
+
+  private MemoryStores() {}
+
+  /** The hang clock that really waits (on the common pool's delayed executor). */
+  public static MemoryStore.HangClock realTime() {
+    return (wait, then) ->
+        CompletableFuture.delayedExecutor(wait.toNanos(), TimeUnit.NANOSECONDS).execute(then);
+  }
+
+  /** Returns a new, empty, unnamed-in-the-registry store spending time through {@code clock}. */
+  public static MemoryStore create(String name, MemoryStore.HangClock clock) {
+    return new InMemoryStore(Objects.requireNonNull(name, "name"), Objects.requireNonNull(clock, "clock"));
+  }
+
+  /**
+   * Returns the process-wide store named {@code name}, creating it (real time) on first use, so a
+   * serializer and a deserializer configured with the same {@code memory:<name>} share objects.
+   */
+  public static MemoryStore named(String name) {
+    return NAMED.computeIfAbsent(name, n -> create(n, realTime()));
+  }
+
+  /** Forgets the process-wide store named {@code name} (tests use it to start clean). */
+  public static void forget(String name) {
+    NAMED.remove(name);
+  }
+
+}
