@@ -1,0 +1,160 @@
+package io.ankusa.claimcheck.config;
+
+import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
+import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
+import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
+import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
+
+import io.ankusa.claimcheck.placement.Placement;
+import io.ankusa.claimcheck.store.KeyLayout;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.CaseInsensitiveValidString;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The validated {@code claimcheck.*} configuration shared by the serde and the Connect transforms;
+ * immutable and thread-safe once built.
+ *
+ * <p>Every value is checked when the config is built, and a bad one throws a {@link
+ * ConfigException} naming its key. Keys that do not start with {@code claimcheck.} are ignored,
+ * so the whole client config map can be passed in. Secrets are {@code PASSWORD} values, never
+ * logged.
+ */
+public final class ClaimCheckConfig extends AbstractConfig {
+
+  public static final String PREFIX = "claimcheck.";
+  public static final String STORES = "claimcheck.stores";
+  public static final String S3_ENDPOINT = "claimcheck.s3.endpoint";
+  public static final String S3_REGION = "claimcheck.s3.region";
+  public static final String S3_PATH_STYLE = "claimcheck.s3.path.style.access";
+  public static final String S3_ACCESS_KEY_ID = "claimcheck.s3.access.key.id";
+  public static final String S3_SECRET_ACCESS_KEY = "claimcheck.s3.secret.access.key";
+  public static final String OP_DEADLINE_MS = "claimcheck.store.op.deadline.ms";
+  public static final String COOLDOWN_MS = "claimcheck.store.cooldown.ms";
+  public static final String PLACEMENT = "claimcheck.placement";
+  public static final String KEY_LAYOUT = "claimcheck.key.layout";
+  public static final String TENANT = "claimcheck.tenant";
+  public static final String READ_MAX_INFLIGHT = "claimcheck.read.max.inflight";
+  public static final String READ_QUEUE_MAX = "claimcheck.read.queue.max";
+  public static final String READ_DEADLINE_MS = "claimcheck.read.deadline.ms";
+  public static final String MAX_CONCURRENT_READS = "claimcheck.max.concurrent.reads";
+  public static final String CACHE_MAX_BYTES = "claimcheck.cache.max.bytes";
+  public static final String THRESHOLD_BYTES = "claimcheck.threshold.bytes";
+  public static final String KEYS_ENABLED = "claimcheck.keys.enabled";
+  public static final String TENANTS_ALLOWED = "claimcheck.tenants.allowed";
+  public static final String POLL_BUDGET_RATIO = "claimcheck.poll.budget.ratio";
+  public static final String COMPRESSION_TYPE = "claimcheck.compression.type";
+
+  /** Tenant names: short, lowercase, no path characters. */
+  public static final Pattern TENANT_PATTERN = Pattern.compile("[a-z0-9_][a-z0-9._-]{0,39}");
+
+  public static final ConfigDef CONFIG_DEF = new ConfigDef()
+      .define(STORES, Type.LIST, NO_DEFAULT_VALUE, HIGH,
+          "The claim stores, in order; a store is named by its index. Each is s3://bucket[/prefix], "
+              + "file:///path or memory:<name>. Adding a store keeps older packs readable; remove "
+              + "one only after its packs have aged out.")
+      .define(S3_ENDPOINT, Type.STRING, null, MEDIUM,
+          "The S3 endpoint URL (e.g. http://127.0.0.1:9000 for MinIO); empty for AWS.")
+      .define(S3_REGION, Type.STRING, "us-east-1", MEDIUM, "The S3 region.")
+      .define(S3_PATH_STYLE, Type.BOOLEAN, false, LOW,
+          "Whether to address buckets by path rather than virtual host (most non-AWS stores).")
+      .define(S3_ACCESS_KEY_ID, Type.STRING, null, MEDIUM,
+          "The S3 access key id; with the secret, or neither for the AWS default credentials chain.")
+      .define(S3_SECRET_ACCESS_KEY, Type.PASSWORD, null, MEDIUM, "The S3 secret access key.")
+      .define(OP_DEADLINE_MS, Type.LONG, 10_000L, Range.between(1, 600_000), MEDIUM,
+          "The deadline of one store operation. The write deadline of a check-in is the largest of "
+              + "the stores' and covers every store, attempt and pack-id retry.")
+      .define(COOLDOWN_MS, Type.LONG, 30_000L, Range.between(0, 3_600_000), MEDIUM,
+          "How long a store that could not answer is skipped by writes and searched last by reads.")
+      .define(PLACEMENT, Type.STRING, "ordered", CaseInsensitiveValidString.in("ordered", "hash"),
+          MEDIUM, "ordered: new packs go to store 0; hash: spread by pack id over every store.")
+      .define(KEY_LAYOUT, Type.STRING, "flat", CaseInsensitiveValidString.in("flat", "sharded"),
+          MEDIUM, "flat: <tenant>/<pack>; sharded: <tenant>/<2 hex>/<pack>, spreading S3 prefixes.")
+      .define(TENANT, Type.STRING, "default", tenantValidator(), HIGH,
+          "The tenant new claims belong to: 1-40 of [a-z0-9._-].")
+      .define(READ_MAX_INFLIGHT, Type.INT, 64, Range.between(1, 10_000), MEDIUM,
+          "The ceiling (and start) of each store's adaptive limit of concurrent reads.")
+      .define(READ_QUEUE_MAX, Type.INT, 1000, Range.between(0, 1_000_000), MEDIUM,
+          "How many reads may wait per store for a free slot; past that they are shed at once.")
+      .define(READ_DEADLINE_MS, Type.LONG, 30_000L, Range.between(1, 3_600_000), MEDIUM,
+          "The longest one redeem may take (the poll budget may make it shorter).")
+      .define(MAX_CONCURRENT_READS, Type.INT, 0, Range.atLeast(0), LOW,
+          "How many redeems a process serves at once, cache hits included; 0 is unbounded.")
+      .define(CACHE_MAX_BYTES, Type.LONG, 64L << 20, Range.atLeast(0), MEDIUM,
+          "The byte bound of the redeemed-claim cache; 0 disables it.")
+      .define(THRESHOLD_BYTES, Type.INT, 262_144, Range.atLeast(1), HIGH,
+          "Values of at least this many serialized bytes are checked in; smaller ones pass inline.")
+      .define(KEYS_ENABLED, Type.BOOLEAN, false, LOW,
+          "Whether large keys are checked in too (with content-derived pack ids, so one key always "
+              + "yields one ref and partitioning and compaction keep working).")
+      .define(TENANTS_ALLOWED, Type.LIST, "", MEDIUM,
+          "The tenants whose refs a deserializer redeems; empty allows any.")
+      .define(POLL_BUDGET_RATIO, Type.DOUBLE, 0.5, Range.between(0.01, 0.95), MEDIUM,
+          "The share of max.poll.interval.ms that one poll's redeems may take together.")
+      .define(COMPRESSION_TYPE, Type.STRING, "none",
+          CaseInsensitiveValidString.in("none", "gzip", "snappy", "lz4", "zstd"), MEDIUM,
+          "How a claim is compressed before check-in; recorded in the pack, so readers need no setting.");
+
+  private final List<StoreSpec> stores;
+
+  /** Validates {@code originals} (any map: keys outside {@code claimcheck.} are ignored). */
+  public ClaimCheckConfig(Map<String, ?> originals) {
+    super(CONFIG_DEF, claimcheckOnly(originals), false);
+    this.stores = StoreSpecs.resolve(this, claimcheckOnly(originals));
+  }
+
+  private static Map<String, Object> claimcheckOnly(Map<String, ?> originals) {
+    Map<String, Object> m = new java.util.HashMap<>();
+    originals.forEach((k, v) -> {
+      if (k.startsWith(PREFIX)) {
+        m.put(k, v);
+      }
+    });
+    return m;
+  }
+
+  private static ConfigDef.Validator tenantValidator() {
+    return (name, value) -> {
+      if (value == null || !TENANT_PATTERN.matcher((String) value).matches()
+          || ((String) value).contains("..")) {
+        throw new ConfigException(name, value, "a tenant is 1-40 of [a-z0-9._-], not starting with '.' or '-'");
+      }
+    };
+  }
+
+  /** The configured stores, in index order. */
+  public List<StoreSpec> stores() {
+    return stores;
+  }
+
+  public Placement placement() {
+    return Placement.parse(getString(PLACEMENT));
+  }
+
+  public KeyLayout keyLayout() {
+    return KeyLayout.parse(getString(KEY_LAYOUT));
+  }
+
+  public Duration cooldown() {
+    return Duration.ofMillis(getLong(COOLDOWN_MS));
+  }
+
+  public String tenant() {
+    return getString(TENANT);
+  }
+
+  public Duration readDeadline() {
+    return Duration.ofMillis(getLong(READ_DEADLINE_MS));
+  }
+
+  public List<String> tenantsAllowed() {
+    return getList(TENANTS_ALLOWED);
+  }
+}

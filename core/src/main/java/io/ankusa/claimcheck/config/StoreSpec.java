@@ -1,0 +1,44 @@
+package io.ankusa.claimcheck.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * One configured store, resolved from {@code claimcheck.stores} and its per-store overrides;
+ * immutable and thread-safe. Equal specs describe the same store, which is what lets processes
+ * share one store set and one reader per distinct configuration.
+ */
+public sealed interface StoreSpec {
+
+  /** The store's index in {@code claimcheck.stores}. */
+  int index();
+
+  /** The deadline of one operation on this store. */
+  Duration opDeadline();
+
+  /** An S3-compatible bucket; {@code secretAccessKey} is hidden from {@code toString}. */
+  record S3(
+      int index,
+      String bucket,
+      String prefix,
+      String endpoint,
+      String region,
+      boolean pathStyleAccess,
+      String accessKeyId,
+      Password secretAccessKey,
+      Duration opDeadline)
+      implements StoreSpec {
+    public S3 {
+      Objects.requireNonNull(bucket, "bucket");
+      Objects.requireNonNull(prefix, "prefix");
+    }
+  }
+
+  /** A local or mounted directory. */
+  record File(int index, Path root, Duration opDeadline) implements StoreSpec {}
+
+  /** A process-wide named in-memory store (tests and demos). */
+  record Memory(int index, String name, Duration opDeadline) implements StoreSpec {}
+}

@@ -1,0 +1,125 @@
+package io.ankusa.claimcheck.config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * Resolves {@code claimcheck.stores} and the per-store overrides ({@code
+ * claimcheck.store.<index>.<setting>}) into {@link StoreSpec}s; thread-safe (stateless).
+ */
+final class StoreSpecs {
+
+  private static final Pattern OVERRIDE = Pattern.compile("claimcheck\\.store\\.(\\d+)\\.(.+)");
+  private static final Set<String> SETTINGS = Set.of("s3.endpoint", "s3.region",
+      "s3.path.style.access", "s3.access.key.id", "s3.secret.access.key", "op.deadline.ms");
+
+  private StoreSpecs() {}
+
+  static List<StoreSpec> resolve(ClaimCheckConfig config, Map<String, Object> originals) {
+    List<String> uris = config.getList(ClaimCheckConfig.STORES);
+    if (uris.isEmpty()) {
+      throw new ConfigException(ClaimCheckConfig.STORES, "", "at least one store is required");
+    }
+    Map<Integer, Map<String, Object>> overrides = new HashMap<>();
+    for (Map.Entry<String, Object> e : originals.entrySet()) {
+      Matcher m = OVERRIDE.matcher(e.getKey());
+      if (!m.matches()) {
+        continue;
+      }
+      int index;
+      try {
+        index = Integer.parseInt(m.group(1));
+      } catch (NumberFormatException ex) {
+        throw new ConfigException(e.getKey(), e.getValue(), "not a store index");
+      }
+      if (index >= uris.size()) {
+        throw new ConfigException(e.getKey(), e.getValue(),
+            "there is no store " + index + " (" + uris.size() + " configured in " + ClaimCheckConfig.STORES + ")");
+      }
+      if (!SETTINGS.contains(m.group(2))) {
+        throw new ConfigException(e.getKey(), e.getValue(), "unknown per-store setting; known: " + SETTINGS);
+      }
+      overrides.computeIfAbsent(index, i -> new HashMap<>()).put(m.group(2), e.getValue());
+    }
+    List<StoreSpec> specs = new ArrayList<>();
+    for (int i = 0; i < uris.size(); i++) {
+      specs.add(spec(config, i, uris.get(i), overrides.getOrDefault(i, Map.of())));
+    }
+    return List.copyOf(specs);
+  }
+
+  private static StoreSpec spec(ClaimCheckConfig c, int i, String uri, Map<String, Object> o) {
+    StoreUris.Parsed p = StoreUris.parse(ClaimCheckConfig.STORES, uri);
+    String at = "claimcheck.store." + i + ".";
+    Duration deadline = Duration.ofMillis(
+        longValue(at + "op.deadline.ms", o.get("op.deadline.ms"), c.getLong(ClaimCheckConfig.OP_DEADLINE_MS)));
+    switch (p.scheme()) {
+      case "memory":
+        return new StoreSpec.Memory(i, p.bucketOrName(), deadline);
+      case "file":
+        return new StoreSpec.File(i, p.root(), deadline);
+      default:
+        String endpoint = string(o.get("s3.endpoint"), c.getString(ClaimCheckConfig.S3_ENDPOINT));
+        if (endpoint != null) {
+          try {
+            java.net.URI u = java.net.URI.create(endpoint);
+            if (u.getScheme() == null || u.getHost() == null) {
+              throw new IllegalArgumentException("no scheme or host");
+            }
+          } catch (IllegalArgumentException e) {
+            throw new ConfigException(o.containsKey("s3.endpoint") ? at + "s3.endpoint"
+                : ClaimCheckConfig.S3_ENDPOINT, endpoint, "not an endpoint URL: " + e.getMessage());
+          }
+        }
+        String region = string(o.get("s3.region"), c.getString(ClaimCheckConfig.S3_REGION));
+        boolean pathStyle = c.getBoolean(ClaimCheckConfig.S3_PATH_STYLE);
+        if (o.containsKey("s3.path.style.access")) {
+          String b = String.valueOf(o.get("s3.path.style.access")).trim().toLowerCase(java.util.Locale.ROOT);
+          if (!b.equals("true") && !b.equals("false")) {
+            throw new ConfigException(at + "s3.path.style.access", o.get("s3.path.style.access"),
+                "must be true or false");
+          }
+          pathStyle = Boolean.parseBoolean(b);
+        }
+        String accessKey = string(o.get("s3.access.key.id"), c.getString(ClaimCheckConfig.S3_ACCESS_KEY_ID));
+        Object secretOverride = o.get("s3.secret.access.key");
+        Password secret = secretOverride == null ? c.getPassword(ClaimCheckConfig.S3_SECRET_ACCESS_KEY)
+            : secretOverride instanceof Password pw ? pw : new Password(String.valueOf(secretOverride));
+        if ((accessKey == null) != (secret == null)) {
+          throw new ConfigException(o.containsKey("s3.access.key.id") || o.containsKey("s3.secret.access.key")
+              ? at + "s3.access.key.id" : ClaimCheckConfig.S3_ACCESS_KEY_ID, accessKey,
+              "give both the access key id and the secret access key, or neither (default chain)");
+        }
+        return new StoreSpec.S3(i, p.bucketOrName(), p.prefix(), endpoint, region, pathStyle,
+            accessKey, secret, deadline);
+    }
+  }
+
+  private static String string(Object override, String fallback) {
+    String v = override == null ? fallback : String.valueOf(override).trim();
+    return v == null || v.isEmpty() ? null : v;
+  }
+
+  private static long longValue(String key, Object v, long fallback) {
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      long l = Long.parseLong(String.valueOf(v).trim());
+      if (l < 1 || l > 600_000) {
+        throw new ConfigException(key, v, "must be between 1 and 600000");
+      }
+      return l;
+    } catch (NumberFormatException e) {
+      throw new ConfigException(key, v, "not a whole number of milliseconds");
+    }
+  }
+}

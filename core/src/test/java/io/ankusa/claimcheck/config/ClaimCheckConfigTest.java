@@ -1,0 +1,121 @@
+package io.ankusa.claimcheck.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ankusa.claimcheck.placement.Placement;
+import io.ankusa.claimcheck.store.KeyLayout;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ClaimCheckConfigTest {
+
+  private static Map<String, Object> base() {
+    Map<String, Object> m = new HashMap<>();
+    m.put("claimcheck.stores", "s3://claims/team-a, s3://backup, file:///var/claims, memory:t");
+    m.put("claimcheck.s3.endpoint", "http://127.0.0.1:9000");
+    m.put("claimcheck.s3.access.key.id", "AK");
+    m.put("claimcheck.s3.secret.access.key", "very-secret");
+    m.put("bootstrap.servers", "ignored:9092");
+    return m;
+  }
+
+  @Test
+  void resolvesStoresWithDefaultsAndPerStoreOverrides() {
+    Map<String, Object> m = base();
+    m.put("claimcheck.store.1.s3.endpoint", "http://10.0.0.9:9000");
+    m.put("claimcheck.store.1.s3.secret.access.key", "other-secret");
+    m.put("claimcheck.store.1.s3.access.key.id", "AK2");
+    m.put("claimcheck.store.1.op.deadline.ms", "2500");
+    m.put("claimcheck.placement", "HASH");
+    m.put("claimcheck.key.layout", "sharded");
+    ClaimCheckConfig c = new ClaimCheckConfig(m);
+
+    assertThat(c.placement()).isEqualTo(Placement.HASH);
+    assertThat(c.keyLayout()).isEqualTo(KeyLayout.SHARDED);
+    List<StoreSpec> s = c.stores();
+    assertThat(s).hasSize(4);
+    StoreSpec.S3 a = (StoreSpec.S3) s.get(0);
+    assertThat(a.bucket()).isEqualTo("claims");
+    assertThat(a.prefix()).isEqualTo("team-a/");
+    assertThat(a.endpoint()).isEqualTo("http://127.0.0.1:9000");
+    assertThat(a.opDeadline()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(a.secretAccessKey().value()).isEqualTo("very-secret");
+    StoreSpec.S3 b = (StoreSpec.S3) s.get(1);
+    assertThat(b.prefix()).isEmpty();
+    assertThat(b.endpoint()).isEqualTo("http://10.0.0.9:9000");
+    assertThat(b.accessKeyId()).isEqualTo("AK2");
+    assertThat(b.secretAccessKey().value()).isEqualTo("other-secret");
+    assertThat(b.opDeadline()).isEqualTo(Duration.ofMillis(2500));
+    assertThat(((StoreSpec.File) s.get(2)).root()).isEqualTo(Path.of("/var/claims"));
+    assertThat(((StoreSpec.Memory) s.get(3)).name()).isEqualTo("t");
+  }
+
+  @Test
+  void secretsNeverAppearInToString() {
+    ClaimCheckConfig c = new ClaimCheckConfig(base());
+    assertThat(c.stores().toString()).doesNotContain("very-secret");
+    assertThat(c.toString()).doesNotContain("very-secret");
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "claimcheck.stores|ftp://x",
+      "claimcheck.stores|s3://A_BAD_BUCKET",
+      "claimcheck.stores|s3://bucket/../escape",
+      "claimcheck.stores|memory:has space",
+      "claimcheck.tenant|Upper",
+      "claimcheck.tenant|a/b",
+      "claimcheck.tenant|..",
+      "claimcheck.tenant|-lead",
+      "claimcheck.tenant|this-tenant-name-is-far-too-long-to-be-a-tenant",
+      "claimcheck.placement|random",
+      "claimcheck.key.layout|deep",
+      "claimcheck.store.op.deadline.ms|0",
+      "claimcheck.store.cooldown.ms|-1",
+      "claimcheck.read.max.inflight|0",
+      "claimcheck.read.queue.max|-5",
+      "claimcheck.threshold.bytes|zero",
+      "claimcheck.poll.budget.ratio|1.5",
+      "claimcheck.compression.type|brotli",
+      "claimcheck.cache.max.bytes|-1",
+      "claimcheck.store.4.s3.endpoint|http://x:1",
+      "claimcheck.store.0.s3.colour|blue",
+      "claimcheck.store.0.op.deadline.ms|soon",
+      "claimcheck.store.0.s3.path.style.access|yes",
+      "claimcheck.store.0.s3.endpoint|not a url",
+  })
+  void badValueThrowsConfigExceptionNamingTheKey(String key, String value) {
+    Map<String, Object> m = base();
+    m.put(key, value);
+    assertThatThrownBy(() -> new ClaimCheckConfig(m))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(key);
+  }
+
+  @Test
+  void missingStoresIsNamed() {
+    assertThatThrownBy(() -> new ClaimCheckConfig(Map.of("claimcheck.tenant", "acme")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("claimcheck.stores");
+  }
+
+  @Test
+  void accessKeyWithoutSecretIsRefused() {
+    Map<String, Object> m = base();
+    m.remove("claimcheck.s3.secret.access.key");
+    assertThatThrownBy(() -> new ClaimCheckConfig(m))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("claimcheck.s3.access.key.id");
+  }
+
+  @Test
+  void equalConfigsResolveToEqualSpecs() {
+    assertThat(new ClaimCheckConfig(base()).stores()).isEqualTo(new ClaimCheckConfig(base()).stores());
+  }
+}
