@@ -47,7 +47,8 @@ final class PackWriter {
     PackHeader header =
         new PackHeader(PackFormat.CURRENT_VERSION, count, indexLength, total, 0);
     writeHeaderFields(out, header);
-    Bytes.putInt(out, PackFormat.HEADER_CRC_AT, Packs.headerCrc(header, out, entryAt - indexLength));
+    int crc = Packs.headerCrc(header, out, PackFormat.HEADER_LENGTH);
+    Bytes.putInt(out, PackFormat.HEADER_CRC_AT, crc);
     return new EncodedPack(out, entries);
   }
 

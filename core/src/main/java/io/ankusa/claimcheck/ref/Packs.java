@@ -106,7 +106,7 @@ public final class Packs {
     return stored;
   }
 
-  /** Throws {@link CorruptPackException} unless {@code stored} has the entry's length and CRC32C. */
+  /** Throws {@link CorruptPackException} unless {@code stored} has the entry's length, CRC32C. */
   public static void checkClaim(PackEntry entry, byte[] stored) {
     check("claim " + entry.index(), entry.length(), entry.checksum(), stored);
   }
@@ -139,6 +139,10 @@ public final class Packs {
       int codecId = bytes[e + 16] & 0xff;
       if (length < 1) {
         throw corrupt("claim " + i + " has length " + length);
+      }
+      if (offset < header.prefixLength()) {
+        throw corrupt("claim " + i + " at offset " + offset + " starts before the claims, which"
+            + " start at " + header.prefixLength());
       }
       if (offset < previousEnd) {
         throw corrupt("claim " + i + " at offset " + offset + " overlaps what precedes it (which"

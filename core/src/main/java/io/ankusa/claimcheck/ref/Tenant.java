@@ -57,7 +57,8 @@ public record Tenant(String value) {
 
   /** Shows control and non-ASCII characters as escapes so the message stays one readable line. */
   private static String printable(String value) {
-    String shown = value.length() > 2 * MAX_LENGTH ? value.substring(0, 2 * MAX_LENGTH) + "…" : value;
+    String shown =
+        value.length() > 2 * MAX_LENGTH ? value.substring(0, 2 * MAX_LENGTH) + "..." : value;
     StringBuilder sb = new StringBuilder(shown.length());
     for (int i = 0; i < shown.length(); i++) {
       char c = shown.charAt(i);

@@ -15,7 +15,8 @@ class ClaimIdAndCodecTest {
   void claimIdPrintsPackHexAndIndex() {
     assertThat(new ClaimId(PACK, 3)).hasToString("00ff00ff00ff00ff#3");
     assertThat(new ClaimId(PACK, 65535)).hasToString("00ff00ff00ff00ff#65535");
-    assertThat(new ClaimId(PACK, 0)).isEqualTo(new ClaimId(PackId.parseHex("00ff00ff00ff00ff"), 0));
+    assertThat(new ClaimId(PACK, 0))
+        .isEqualTo(new ClaimId(PackId.parseHex("00ff00ff00ff00ff"), 0));
   }
 
   @ParameterizedTest
@@ -53,9 +54,11 @@ class ClaimIdAndCodecTest {
     assertThat(ClaimRef.of(t, id, 0, 1, 0, Codec.NONE).version()).isEqualTo(1);
     assertThat(ClaimRef.of(t, id, Long.MAX_VALUE - 1, 1, 0, Codec.NONE).offset())
         .isEqualTo(Long.MAX_VALUE - 1);
-    assertThatIllegalArgumentException().isThrownBy(() -> new ClaimRef(0, t, id, 0, 1, 0, Codec.NONE))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ClaimRef(0, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("version 0");
-    assertThatIllegalArgumentException().isThrownBy(() -> new ClaimRef(2, t, id, 0, 1, 0, Codec.NONE))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ClaimRef(2, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("version 2");
     assertThatIllegalArgumentException().isThrownBy(() -> ClaimRef.of(t, id, -1, 1, 0, Codec.NONE))
         .withMessageContaining("offset -1");
@@ -70,7 +73,8 @@ class ClaimIdAndCodecTest {
 
   @Test
   void packEntryValidatesItsFields() {
-    assertThatIllegalArgumentException().isThrownBy(() -> new PackEntry(65536, 0, 1, 0, Codec.NONE));
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new PackEntry(65536, 0, 1, 0, Codec.NONE));
     assertThatIllegalArgumentException().isThrownBy(() -> new PackEntry(0, -1, 1, 0, Codec.NONE));
     assertThatIllegalArgumentException().isThrownBy(() -> new PackEntry(0, 0, 0, 0, Codec.NONE));
     assertThatIllegalArgumentException()

@@ -71,7 +71,8 @@ class PackIdTest {
   void fromContentIsDeterministicAndPerTenant() {
     byte[] content = "hello".getBytes(StandardCharsets.UTF_8);
     Tenant acme = Tenant.of("acme");
-    assertThat(PackId.fromContent(acme, content)).isEqualTo(PackId.fromContent(acme, content.clone()));
+    assertThat(PackId.fromContent(acme, content))
+        .isEqualTo(PackId.fromContent(acme, content.clone()));
     assertThat(PackId.fromContent(acme, content))
         .isNotEqualTo(PackId.fromContent(Tenant.of("other"), content));
     assertThat(PackId.fromContent(acme, content))
