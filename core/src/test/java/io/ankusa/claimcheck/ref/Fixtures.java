@@ -1,0 +1,42 @@
+package io.ankusa.claimcheck.ref;
+
+import java.util.Random;
+
+/** Random valid values for round-trip tests; seeded, so failures reproduce. */
+final class Fixtures {
+
+  private static final String TENANT_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789._-";
+
+  private Fixtures() {}
+
+  static Tenant tenant(Random random) {
+    int length = random.nextInt(4) == 0 ? Tenant.MAX_LENGTH : 1 + random.nextInt(Tenant.MAX_LENGTH);
+    while (true) {
+      StringBuilder sb = new StringBuilder(length);
+      for (int i = 0; i < length; i++) {
+        sb.append(TENANT_CHARS.charAt(random.nextInt(TENANT_CHARS.length())));
+      }
+      String s = sb.toString();
+      if (s.charAt(0) != '.' && s.charAt(0) != '-' && !s.contains("..")) {
+        return Tenant.of(s);
+      }
+    }
+  }
+
+  static ClaimRef ref(Random random) {
+    int index = switch (random.nextInt(4)) {
+      case 0 -> 0;
+      case 1 -> ClaimId.MAX_INDEX;
+      default -> random.nextInt(ClaimId.MAX_INDEX + 1);
+    };
+    int length = random.nextInt(3) == 0 ? Integer.MAX_VALUE : 1 + random.nextInt(Integer.MAX_VALUE);
+    long offset = switch (random.nextInt(4)) {
+      case 0 -> 0;
+      case 1 -> Long.MAX_VALUE - length;
+      default -> (random.nextLong() >>> 1) % (Long.MAX_VALUE - length + 1);
+    };
+    Codec codec = Codec.values()[random.nextInt(Codec.values().length)];
+    return ClaimRef.of(tenant(random), new ClaimId(new PackId(random.nextLong()), index), offset,
+        length, random.nextInt(), codec);
+  }
+}
