@@ -27,13 +27,13 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.utils.Time;
 
 /**
- * A real single-node Kafka broker (KRaft, combined broker + controller) running inside this
- * JVM; thread-safe.
+ * A real single-node Kafka broker (KRaft, combined broker + controller) running inside this JVM;
+ * thread-safe.
  *
- * <p>Use {@link #shared()} from tests: one broker per JVM, started on first use and closed by
- * a shutdown hook. Or own one: {@code try (EmbeddedKafka kafka = EmbeddedKafka.start()) {...}}.
- * Ports are random free ports on {@code localhost}; every internal topic has replication factor
- * 1 and consumer groups rebalance without the initial delay.
+ * <p>Use {@link #shared()} from tests: one broker per JVM, started on first use and closed by a
+ * shutdown hook. Or own one: {@code try (EmbeddedKafka kafka = EmbeddedKafka.start()) {...}}. Ports
+ * are random free ports on {@code localhost}; every internal topic has replication factor 1 and
+ * consumer groups rebalance without the initial delay.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
@@ -92,8 +92,10 @@ public final class EmbeddedKafka implements AutoCloseable {
       admin =
           Admin.create(
               Map.of(
-                  AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                  AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000));
+                  AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                  bootstrap,
+                  AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                  30_000));
       admin.describeCluster().nodes().get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       return new EmbeddedKafka(server, dir, bootstrap, admin);
     } catch (Exception | LinkageError e) {
@@ -115,8 +117,8 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   /**
-   * Creates topic {@code name} with {@code partitions} partitions (replication factor 1) and
-   * waits for it; does nothing when it already exists.
+   * Creates topic {@code name} with {@code partitions} partitions (replication factor 1) and waits
+   * for it; does nothing when it already exists.
    */
   public void createTopic(String name, int partitions) {
     try {
@@ -153,7 +155,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     p.put("process.roles", "broker,controller");
     p.put("node.id", "1");
     p.put("controller.quorum.voters", "1@localhost:" + controllerPort);
-    p.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
+    p.put(
+        "listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
     p.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
     p.put("controller.listener.names", "CONTROLLER");
     p.put("inter.broker.listener.name", "PLAINTEXT");

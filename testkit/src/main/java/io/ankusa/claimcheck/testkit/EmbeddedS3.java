@@ -10,14 +10,13 @@ import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.blobstore.options.CreateContainerOptions;
 
 /**
- * A real S3-compatible HTTP server (S3Proxy 4 over an in-memory blob store) running inside this
- * JVM on {@code 127.0.0.1} and a random port; thread-safe.
+ * A real S3-compatible HTTP server (S3Proxy 4 over an in-memory blob store) running inside this JVM
+ * on {@code 127.0.0.1} and a random port; thread-safe.
  *
- * <p>Requests must be signed (SigV2 or SigV4) with {@link #accessKey()} and {@link
- * #secretKey()}; {@link #region()} is {@code us-east-1}; use path-style access. S3Proxy 4's
- * {@code If-None-Match: *} on PutObject is atomic, so put-if-absent races have one winner. Use
- * {@link #shared()} from tests (one per JVM, closed by a shutdown hook) or own one with {@link
- * #start()}.
+ * <p>Requests must be signed (SigV2 or SigV4) with {@link #accessKey()} and {@link #secretKey()};
+ * {@link #region()} is {@code us-east-1}; use path-style access. S3Proxy 4's {@code If-None-Match:
+ * *} on PutObject is atomic, so put-if-absent races have one winner. Use {@link #shared()} from
+ * tests (one per JVM, closed by a shutdown hook) or own one with {@link #start()}.
  */
 public final class EmbeddedS3 implements AutoCloseable {
 
@@ -44,7 +43,8 @@ public final class EmbeddedS3 implements AutoCloseable {
     synchronized (SHARED_LOCK) {
       if (shared == null) {
         EmbeddedS3 s3 = start();
-        Runtime.getRuntime().addShutdownHook(new Thread(s3::close, "claimcheck-testkit-s3-shutdown"));
+        Runtime.getRuntime()
+            .addShutdownHook(new Thread(s3::close, "claimcheck-testkit-s3-shutdown"));
         shared = s3;
       }
       return shared;

@@ -33,8 +33,8 @@ public final class Fault {
   }
 
   /**
-   * 503 with an S3 {@code SlowDown} error and a {@code Retry-After} header of {@code retryAfter}
-   * in whole seconds (rounded up).
+   * 503 with an S3 {@code SlowDown} error and a {@code Retry-After} header of {@code retryAfter} in
+   * whole seconds (rounded up).
    */
   public static Fault slowDown(Duration retryAfter) {
     requireNonNegative(retryAfter, "retryAfter");
@@ -85,7 +85,8 @@ public final class Fault {
             .proxiedFrom(target.toString())
             .withFixedDelay(Math.toIntExact(duration.toMillis()));
       case CONNECTION_RESET:
-        return aResponse().withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER);
+        return aResponse()
+            .withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER);
       default:
         throw new AssertionError(type);
     }

@@ -14,9 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Sees every request a {@link FaultProxy} serves before stub matching: counts it per method,
- * tags the first n of a fail-n-times fault, and sheds requests above a concurrency limit;
- * thread-safe.
+ * Sees every request a {@link FaultProxy} serves before stub matching: counts it per method, tags
+ * the first n of a fail-n-times fault, and sheds requests above a concurrency limit; thread-safe.
  *
  * <p>Invariants: {@link #filter} runs exactly once per request and {@link #requestReceived} once
  * per request after its response is rendered (a pass-through has its upstream answer by then), so

@@ -23,11 +23,11 @@ import java.util.Objects;
  * misbehave; thread-safe.
  *
  * <p>Point a client at {@link #endpoint()} with the target's credentials: the Host header is
- * preserved, so SigV4 signatures stay valid. At most one persistent {@link Fault} is on per
- * method scope (one method, or every method); switching one on replaces the scope's previous
- * one, and {@link #clear()} goes back to pass-through. Precedence: a fail-n-times fault, then a
- * method's fault, then an every-method fault, then pass-through. Requests are counted per HTTP
- * method whether or not they fail.
+ * preserved, so SigV4 signatures stay valid. At most one persistent {@link Fault} is on per method
+ * scope (one method, or every method); switching one on replaces the scope's previous one, and
+ * {@link #clear()} goes back to pass-through. Precedence: a fail-n-times fault, then a method's
+ * fault, then an every-method fault, then pass-through. Requests are counted per HTTP method
+ * whether or not they fail.
  */
 public final class FaultProxy implements AutoCloseable {
 
@@ -58,8 +58,8 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   /**
-   * Starts a pass-through proxy in front of {@code target} (scheme, host and port) on a random
-   * free port of {@code 127.0.0.1}.
+   * Starts a pass-through proxy in front of {@code target} (scheme, host and port) on a random free
+   * port of {@code 127.0.0.1}.
    *
    * @throws IllegalStateException when it does not start, with the reason
    */
@@ -154,7 +154,9 @@ public final class FaultProxy implements AutoCloseable {
     return inject(Fault.connectionReset());
   }
 
-  /** Answers the next {@code n} requests with {@code fault}, then recovers; replaces a previous one. */
+  /**
+   * Answers the next {@code n} requests with {@code fault}, then recovers; replaces a previous one.
+   */
   public FaultProxy failTimes(int n, Fault fault) {
     return failTimes(n, fault, null);
   }

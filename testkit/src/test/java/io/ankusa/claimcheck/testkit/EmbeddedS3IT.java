@@ -60,7 +60,9 @@ class EmbeddedS3IT {
   @Test
   void aMissingKeyIsNoSuchKey() {
     Throwable t = catchThrowable(() -> S3Clients.get(c, BUCKET, "missing"));
-    assertThat(t).isInstanceOf(CompletionException.class).hasCauseInstanceOf(NoSuchKeyException.class);
+    assertThat(t)
+        .isInstanceOf(CompletionException.class)
+        .hasCauseInstanceOf(NoSuchKeyException.class);
   }
 
   @Test

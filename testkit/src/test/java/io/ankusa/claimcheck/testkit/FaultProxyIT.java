@@ -169,7 +169,8 @@ class FaultProxyIT {
     // front (limit 2) -> slow (every request held 2 s) -> S3: requests stay in flight in front.
     try (FaultProxy slow = FaultProxy.inFrontOf(s3).hang(Duration.ofSeconds(2));
         FaultProxy front = FaultProxy.start(slow.endpoint()).throttleAbove(2);
-        S3AsyncClient c = S3Clients.client(front.endpoint(), s3, s3.secretKey(), Duration.ofSeconds(10))) {
+        S3AsyncClient c =
+            S3Clients.client(front.endpoint(), s3, s3.secretKey(), Duration.ofSeconds(10))) {
       List<CompletableFuture<Integer>> outcomes = new ArrayList<>();
       for (int i = 0; i < 6; i++) {
         outcomes.add(
