@@ -56,7 +56,10 @@ public final class Fault {
     return new Fault(Type.SERVER_ERROR, null);
   }
 
-  /** Waits {@code delay}, then passes the request through and returns the real answer. */
+  /**
+   * Holds the request for {@code delay}, then passes it through and returns the real answer: a
+   * client that gives up sooner never reaches the target.
+   */
   public static Fault hang(Duration delay) {
     requireNonNegative(delay, "delay");
     return new Fault(Type.HANG, delay);
@@ -83,7 +86,8 @@ public final class Fault {
       case HANG:
         return aResponse()
             .proxiedFrom(target.toString())
-            .withFixedDelay(Math.toIntExact(duration.toMillis()));
+            .withTransformers(HangTransformer.NAME)
+            .withTransformerParameter(HangTransformer.DELAY_MS, duration.toMillis());
       case CONNECTION_RESET:
         return aResponse()
             .withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER);

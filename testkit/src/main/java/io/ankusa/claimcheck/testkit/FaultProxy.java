@@ -78,7 +78,7 @@ public final class FaultProxy implements AutoCloseable {
                   .disableRequestJournal()
                   .containerThreads(100)
                   .notifier(new Slf4jNotifier(false))
-                  .extensions(filter));
+                  .extensions(filter, new HangTransformer()));
       server.addMockServiceRequestListener(filter);
       server.stubFor(
           any(anyUrl())
@@ -144,7 +144,7 @@ public final class FaultProxy implements AutoCloseable {
     return inject(Fault.forbidden());
   }
 
-  /** Holds every request for {@code delay}, then passes it through. */
+  /** Holds every request for {@code delay}, then passes it through (not before). */
   public FaultProxy hang(Duration delay) {
     return inject(Fault.hang(delay));
   }
@@ -191,8 +191,8 @@ public final class FaultProxy implements AutoCloseable {
 
   /**
    * Answers 503 SlowDown (Retry-After 1 s) to a request that arrives while {@code maxInFlight}
-   * requests are being served (a request counts until its answer is ready, before any injected
-   * delay); 0 switches this off.
+   * requests are being served (a request counts from its arrival, through any hang, until its
+   * answer is ready); 0 switches this off.
    */
   public FaultProxy throttleAbove(int maxInFlight) {
     if (maxInFlight < 0) {

@@ -14,11 +14,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 class FaultProxyIT {
@@ -165,12 +167,26 @@ class FaultProxyIT {
   }
 
   @Test
+  void aHungRequestReachesTheStoreOnlyAfterTheDelay() throws Exception {
+    proxy.hang(Duration.ofMillis(1500));
+    try (S3AsyncClient direct = S3Clients.client(s3.endpoint(), s3)) {
+      CompletableFuture<?> put =
+          client.putObject(b -> b.bucket(BUCKET).key("held"), AsyncRequestBody.fromBytes(BYTES));
+      Thread.sleep(500);
+      Throwable early = catchThrowable(() -> S3Clients.get(direct, BUCKET, "held"));
+      assertThat(early.getCause()).isInstanceOf(NoSuchKeyException.class);
+      put.join();
+      assertThat(S3Clients.get(direct, BUCKET, "held")).isEqualTo(BYTES);
+    }
+  }
+
+  @Test
   void throttleAboveShedsRequestsBeyondTheConcurrencyLimit() {
-    // front (limit 2) -> slow (every request held 2 s) -> S3: requests stay in flight in front.
-    try (FaultProxy slow = FaultProxy.inFrontOf(s3).hang(Duration.ofSeconds(2));
-        FaultProxy front = FaultProxy.start(slow.endpoint()).throttleAbove(2);
+    // Every request is held 2 s, so all six are in flight at once; only two are let in.
+    try (FaultProxy limited =
+            FaultProxy.inFrontOf(s3).hang(Duration.ofSeconds(2)).throttleAbove(2);
         S3AsyncClient c =
-            S3Clients.client(front.endpoint(), s3, s3.secretKey(), Duration.ofSeconds(10))) {
+            S3Clients.client(limited.endpoint(), s3, s3.secretKey(), Duration.ofSeconds(10))) {
       List<CompletableFuture<Integer>> outcomes = new ArrayList<>();
       for (int i = 0; i < 6; i++) {
         outcomes.add(
@@ -178,12 +194,13 @@ class FaultProxyIT {
                 .handle((r, e) -> e == null ? 200 : ((S3Exception) e.getCause()).statusCode()));
       }
       List<Integer> statuses = outcomes.stream().map(CompletableFuture::join).toList();
-      long ok = statuses.stream().filter(s -> s == 200).count();
+      long ok = statuses.stream().filter(st -> st == 200).count();
       assertThat(statuses).containsOnly(200, 503);
       assertThat(ok).isBetween(1L, 2L);
-      assertThat(front.requestCount("GET")).isEqualTo(6);
-      assertThat(slow.requestCount("GET")).isEqualTo(ok);
-      assertThat(front.inFlight()).isZero();
+      assertThat(limited.requestCount("GET")).isEqualTo(6);
+      assertThat(limited.inFlight()).isZero();
+      limited.throttleAbove(0);
+      assertThat(S3Clients.get(c, BUCKET, "k")).isEqualTo(BYTES);
     }
   }
 
