@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
@@ -73,6 +74,9 @@ final class S3ClaimStore implements ClaimStore {
     }
     if (length < 0) {
       throw new IllegalArgumentException("length must not be negative: " + length);
+    }
+    if (offset > Long.MAX_VALUE - length) {
+      throw new IllegalArgumentException("offset + length overflows: " + offset + " + " + length);
     }
     String objectKey = objectKey(key);
     Duration t = effectiveTimeout(timeout);
@@ -183,7 +187,7 @@ final class S3ClaimStore implements ClaimStore {
   }
 
   private <R, T> CompletableFuture<T> complete(
-      CompletableFuture<R> call, Op op, String key, java.util.function.Function<R, T> onSuccess) {
+      CompletableFuture<R> call, Op op, String key, Function<R, T> onSuccess) {
     CompletableFuture<T> result = new CompletableFuture<>();
     call.whenComplete(
         (response, failure) -> {
