@@ -1,0 +1,231 @@
+package io.ankusa.claimcheck.store.s3;
+
+import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.store.StoreException.Kind;
+import io.ankusa.claimcheck.store.s3.S3Failures.Op;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+
+/**
+ * A {@link ClaimStore} on one S3 bucket and key prefix, over an AWS SDK v2 async client that makes
+ * exactly one attempt per call; thread-safe.
+ *
+ * <p>Invariants: the client never retries (callers own retries); every call is bounded by the
+ * smaller of its {@code timeout} and the store's operation timeout, as both the call and the
+ * attempt timeout; every failure completes the returned future with a {@link StoreException}
+ * classified by {@link S3Failures}; a put sends {@code If-None-Match: *}, so it never replaces an
+ * object. Bytes handed to {@link #putIfAbsent} are read, not copied, and must not change until its
+ * future completes.
+ */
+final class S3ClaimStore implements ClaimStore {
+
+  private final S3AsyncClient client;
+  private final String bucket;
+  private final String prefix;
+  private final String description;
+  private final Duration operationTimeout;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  S3ClaimStore(S3AsyncClient client, S3StoreSettings settings) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.bucket = settings.bucket();
+    this.prefix = settings.prefix();
+    this.description = settings.location();
+    this.operationTimeout = settings.operationTimeout();
+  }
+
+  @Override
+  public CompletableFuture<Void> putIfAbsent(String key, byte[] bytes, Duration timeout) {
+    Objects.requireNonNull(bytes, "bytes");
+    String objectKey = objectKey(key);
+    Duration t = effectiveTimeout(timeout);
+    if (t == null) {
+      return expired(Op.PUT, key, timeout);
+    }
+    return complete(
+        client.putObject(
+            b ->
+                b.bucket(bucket)
+                    .key(objectKey)
+                    .ifNoneMatch("*")
+                    .contentLength((long) bytes.length)
+                    .overrideConfiguration(override(t)),
+            AsyncRequestBody.fromBytesUnsafe(bytes)),
+        Op.PUT,
+        key,
+        r -> null);
+  }
+
+  @Override
+  public CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration timeout) {
+    if (offset < 0) {
+      throw new IllegalArgumentException("offset must not be negative: " + offset);
+    }
+    if (length < 0) {
+      throw new IllegalArgumentException("length must not be negative: " + length);
+    }
+    if (offset > Long.MAX_VALUE - length) {
+      throw new IllegalArgumentException("offset + length overflows: " + offset + " + " + length);
+    }
+    String objectKey = objectKey(key);
+    Duration t = effectiveTimeout(timeout);
+    if (t == null) {
+      return expired(length == 0 ? Op.HEAD : Op.GET, key, timeout);
+    }
+    if (length == 0) {
+      // No byte range can be empty: ask whether the object exists instead.
+      return complete(
+          client.headObject(
+              b -> b.bucket(bucket).key(objectKey).overrideConfiguration(override(t))),
+          Op.HEAD,
+          key,
+          r -> new byte[0]);
+    }
+    long last = offset + length - 1;
+    CompletableFuture<byte[]> result = new CompletableFuture<>();
+    client
+        .getObject(
+            b ->
+                b.bucket(bucket)
+                    .key(objectKey)
+                    .range("bytes=" + offset + "-" + last)
+                    .overrideConfiguration(override(t)),
+            AsyncResponseTransformer.toBytes())
+        .whenComplete(
+            (response, failure) -> {
+              if (failure == null) {
+                completeRange(result, response, key, offset, length);
+              } else if (isRangeNotSatisfiable(failure)) {
+                result.complete(new byte[0]); // offset at or past the end of the object
+              } else {
+                result.completeExceptionally(
+                    S3Failures.classify(failure, Op.GET, description, key));
+              }
+            });
+    return result;
+  }
+
+  @Override
+  public CompletableFuture<Void> delete(String key, Duration timeout) {
+    String objectKey = objectKey(key);
+    Duration t = effectiveTimeout(timeout);
+    if (t == null) {
+      return expired(Op.DELETE, key, timeout);
+    }
+    CompletableFuture<Void> result = new CompletableFuture<>();
+    client
+        .deleteObject(b -> b.bucket(bucket).key(objectKey).overrideConfiguration(override(t)))
+        .whenComplete(
+            (response, failure) -> {
+              StoreException e =
+                  failure == null
+                      ? null
+                      : S3Failures.classify(failure, Op.DELETE, description, key);
+              if (e == null || e.kind() == Kind.NOT_FOUND) {
+                result.complete(null); // absent is deleted
+              } else {
+                result.completeExceptionally(e);
+              }
+            });
+    return result;
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      client.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "S3ClaimStore[" + description + "]";
+  }
+
+  private void completeRange(
+      CompletableFuture<byte[]> result,
+      ResponseBytes<GetObjectResponse> response,
+      String key,
+      long offset,
+      int length) {
+    try {
+      result.complete(
+          RangeResponses.slice(
+              response.asByteArrayUnsafe(), response.response().contentRange(), offset, length));
+    } catch (IllegalStateException e) {
+      result.completeExceptionally(
+          new StoreException(
+              Kind.UNAVAILABLE,
+              Op.GET + " " + description + " key '" + key + "': " + e.getMessage(),
+              null,
+              e));
+    }
+  }
+
+  private static boolean isRangeNotSatisfiable(Throwable failure) {
+    Throwable t = failure;
+    while (t.getCause() != null && !(t instanceof SdkServiceException)) {
+      t = t.getCause();
+    }
+    return t instanceof SdkServiceException se && se.statusCode() == 416;
+  }
+
+  private <R, T> CompletableFuture<T> complete(
+      CompletableFuture<R> call, Op op, String key, Function<R, T> onSuccess) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    call.whenComplete(
+        (response, failure) -> {
+          if (failure == null) {
+            result.complete(onSuccess.apply(response));
+          } else {
+            result.completeExceptionally(S3Failures.classify(failure, op, description, key));
+          }
+        });
+    return result;
+  }
+
+  private String objectKey(String key) {
+    Objects.requireNonNull(key, "key");
+    if (key.isEmpty()) {
+      throw new IllegalArgumentException("key must not be empty");
+    }
+    return prefix + key;
+  }
+
+  /** The smaller of {@code timeout} and the operation timeout; null when nothing is left. */
+  private Duration effectiveTimeout(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    Duration t = timeout.compareTo(operationTimeout) < 0 ? timeout : operationTimeout;
+    return t.toMillis() < 1 ? null : t;
+  }
+
+  private <T> CompletableFuture<T> expired(Op op, String key, Duration timeout) {
+    return CompletableFuture.failedFuture(
+        new StoreException(
+            Kind.UNAVAILABLE,
+            op + " " + description + " key '" + key + "': timeout " + timeout + " already passed"));
+  }
+
+  private static AwsRequestOverrideConfiguration override(Duration t) {
+    return AwsRequestOverrideConfiguration.builder()
+        .apiCallTimeout(t)
+        .apiCallAttemptTimeout(t)
+        .build();
+  }
+}

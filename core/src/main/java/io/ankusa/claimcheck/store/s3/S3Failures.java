@@ -1,0 +1,161 @@
+package io.ankusa.claimcheck.store.s3;
+
+import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.store.StoreException.Kind;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.http.SdkHttpResponse;
+
+/**
+ * Classifies every failure of an S3 call as exactly one {@link Kind}; stateless and thread-safe.
+ *
+ * <p>By HTTP status code, never by the SDK's throttling heuristics (a 503 to HEAD has no body):
+ *
+ * <ul>
+ *   <li>404 → {@code NOT_FOUND}, except {@code NoSuchBucket} → {@code UNAVAILABLE}: a missing
+ *       bucket is a broken store, and must never let a read declare a claim gone;
+ *   <li>403 → {@code FORBIDDEN};
+ *   <li>412 to a put → {@code ALREADY_EXISTS} (its {@code If-None-Match: *} failed);
+ *   <li>429, 503, or any other status carrying {@code Retry-After} → {@code THROTTLED}, with the
+ *       Retry-After when it is a number of seconds;
+ *   <li>409 ({@code ConditionalRequestConflict}: a concurrent conditional write was in progress) →
+ *       {@code UNAVAILABLE}: the key may or may not end up taken, so the writer tries again later
+ *       or elsewhere rather than treating it as a collision;
+ *   <li>any other status, timeouts, refused or reset connections, any other client-side error →
+ *       {@code UNAVAILABLE}.
+ * </ul>
+ *
+ * Messages name the operation, the store and the key; they carry the S3 error code and message but
+ * never a credential.
+ */
+final class S3Failures {
+
+  /** The store operations, for messages and for the put-only meaning of 412. */
+  enum Op {
+    PUT,
+    GET,
+    HEAD,
+    DELETE
+  }
+
+  private S3Failures() {}
+
+  /** Returns the {@link StoreException} for {@code failure} of {@code op} on {@code key}. */
+  static StoreException classify(Throwable failure, Op op, String store, String key) {
+    Throwable t = unwrap(failure);
+    if (t instanceof StoreException se) {
+      return se;
+    }
+    String where = op + " " + store + " key '" + key + "': ";
+    if (t instanceof SdkServiceException se) {
+      return classifyStatus(se, op, where);
+    }
+    if (t instanceof ApiCallTimeoutException || t instanceof ApiCallAttemptTimeoutException) {
+      return new StoreException(Kind.UNAVAILABLE, where + "timed out: " + t.getMessage(), null, t);
+    }
+    return new StoreException(
+        Kind.UNAVAILABLE, where + "could not answer: " + describe(t), null, t);
+  }
+
+  private static StoreException classifyStatus(SdkServiceException e, Op op, String where) {
+    int status = e.statusCode();
+    String code = errorCode(e);
+    String what = where + "HTTP " + status + (code == null ? "" : " " + code) + message(e);
+    Optional<String> retryAfterHeader = retryAfterHeader(e);
+    if (status == 404) {
+      return "NoSuchBucket".equals(code)
+          ? new StoreException(Kind.UNAVAILABLE, what + " (the bucket does not exist)", null, e)
+          : new StoreException(Kind.NOT_FOUND, what, null, e);
+    }
+    if (status == 403) {
+      return new StoreException(Kind.FORBIDDEN, what, null, e);
+    }
+    if (status == 412 && op == Op.PUT) {
+      return new StoreException(Kind.ALREADY_EXISTS, what, null, e);
+    }
+    if (status == 429 || status == 503 || retryAfterHeader.isPresent()) {
+      Duration retryAfter = retryAfterHeader.flatMap(S3Failures::parseRetryAfter).orElse(null);
+      return new StoreException(
+          Kind.THROTTLED,
+          what + (retryAfter == null ? "" : " (Retry-After " + retryAfter.toSeconds() + " s)"),
+          retryAfter,
+          e);
+    }
+    return new StoreException(Kind.UNAVAILABLE, what, null, e);
+  }
+
+  /** Parses a Retry-After given in seconds; an HTTP-date or anything else is absent. */
+  static Optional<Duration> parseRetryAfter(String value) {
+    String v = value.trim();
+    if (v.isEmpty() || v.length() > 9) {
+      return Optional.empty();
+    }
+    for (int i = 0; i < v.length(); i++) {
+      if (v.charAt(i) < '0' || v.charAt(i) > '9') {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(Duration.ofSeconds(Long.parseLong(v)));
+  }
+
+  private static Optional<String> retryAfterHeader(SdkServiceException e) {
+    if (e instanceof AwsServiceException ae && ae.awsErrorDetails() != null) {
+      SdkHttpResponse response = ae.awsErrorDetails().sdkHttpResponse();
+      if (response != null) {
+        return response.firstMatchingHeader("Retry-After");
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String errorCode(SdkServiceException e) {
+    if (e instanceof AwsServiceException ae) {
+      AwsErrorDetails details = ae.awsErrorDetails();
+      if (details != null && details.errorCode() != null && !details.errorCode().isBlank()) {
+        return details.errorCode();
+      }
+    }
+    return null;
+  }
+
+  private static String message(SdkServiceException e) {
+    if (e instanceof AwsServiceException ae) {
+      AwsErrorDetails details = ae.awsErrorDetails();
+      if (details != null && details.errorMessage() != null && !details.errorMessage().isBlank()) {
+        return ": " + details.errorMessage();
+      }
+    }
+    return "";
+  }
+
+  private static String describe(Throwable t) {
+    StringBuilder sb = new StringBuilder(t.getClass().getSimpleName());
+    if (t.getMessage() != null) {
+      sb.append(": ").append(t.getMessage());
+    }
+    Throwable c = t.getCause();
+    for (int depth = 0; c != null && c != t && depth < 3; depth++, c = c.getCause()) {
+      sb.append(" <- ").append(c.getClass().getSimpleName());
+      if (c.getMessage() != null) {
+        sb.append(": ").append(c.getMessage());
+      }
+    }
+    return sb.toString();
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    Throwable t = failure;
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+}

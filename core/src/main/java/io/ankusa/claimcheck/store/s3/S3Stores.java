@@ -1,0 +1,68 @@
+package io.ankusa.claimcheck.store.s3;
+
+import io.ankusa.claimcheck.store.ClaimStore;
+import java.util.Objects;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+
+/** Creates S3 claim stores; stateless and thread-safe. */
+public final class S3Stores {
+
+  private S3Stores() {}
+
+  /**
+   * Returns a store on {@code settings}' bucket and prefix: an AWS SDK v2 async client (Netty HTTP
+   * client) that makes one attempt per call, bounded by the operation timeout, and classifies every
+   * outcome by HTTP status. Close it to release its connections and threads.
+   *
+   * <p>The SDK's own checksums are asked for only where S3 requires them, so S3-compatible servers
+   * without the newer checksum headers work too; packs carry their own checksums, which readers
+   * verify.
+   *
+   * @throws IllegalStateException when the client cannot be built (for example no region is set and
+   *     the AWS default region chain finds none)
+   */
+  public static ClaimStore create(S3StoreSettings settings) {
+    Objects.requireNonNull(settings, "settings");
+    S3AsyncClientBuilder b =
+        S3AsyncClient.builder()
+            .httpClientBuilder(
+                NettyNioAsyncHttpClient.builder().maxConcurrency(settings.maxConnections()))
+            .forcePathStyle(settings.pathStyleAccess())
+            .credentialsProvider(credentials(settings))
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .overrideConfiguration(
+                c ->
+                    c.retryStrategy(AwsRetryStrategy.doNotRetry())
+                        .apiCallTimeout(settings.operationTimeout())
+                        .apiCallAttemptTimeout(settings.operationTimeout()));
+    settings.endpoint().ifPresent(b::endpointOverride);
+    settings.region().map(Region::of).ifPresent(b::region);
+    try {
+      return new S3ClaimStore(b.build(), settings);
+    } catch (SdkException e) {
+      throw new IllegalStateException(
+          "cannot create the S3 client for " + settings.location() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static AwsCredentialsProvider credentials(S3StoreSettings settings) {
+    if (settings.accessKeyId().isPresent()) {
+      return StaticCredentialsProvider.create(
+          AwsBasicCredentials.create(
+              settings.accessKeyId().get(), settings.secretAccessKey().orElseThrow()));
+    }
+    return DefaultCredentialsProvider.builder().build();
+  }
+}

@@ -1,0 +1,41 @@
+package io.ankusa.claimcheck.store.s3;
+
+import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.testkit.EmbeddedS3;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/** Stores on the testkit's S3 server for the ITs, and a helper to see a failure's kind. */
+final class S3TestStores {
+
+  private S3TestStores() {}
+
+  static S3StoreSettings.Builder settings(EmbeddedS3 s3, URI endpoint, String location) {
+    return S3StoreSettings.builder()
+        .location(location)
+        .endpoint(endpoint)
+        .region(s3.region())
+        .pathStyleAccess(true)
+        .credentials(s3.accessKey(), s3.secretKey());
+  }
+
+  static ClaimStore store(EmbeddedS3 s3, URI endpoint, String location, Duration opTimeout) {
+    return S3Stores.create(settings(s3, endpoint, location).operationTimeout(opTimeout).build());
+  }
+
+  /** Waits for {@code f} and returns the StoreException it failed with; fails if it did not. */
+  static StoreException failure(CompletableFuture<?> f) {
+    try {
+      Object value = f.join();
+      throw new AssertionError("expected a StoreException but completed with " + value);
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof StoreException se) {
+        return se;
+      }
+      throw new AssertionError("expected a StoreException", e.getCause());
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package io.ankusa.claimcheck.testkit;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * One way a {@link FaultProxy} can misbehave instead of passing a request through; immutable and
+ * thread-safe.
+ *
+ * <p>Error bodies are S3's XML error documents (a HEAD response carries none, as from S3).
+ */
+public final class Fault {
+
+  private enum Type {
+    SLOW_DOWN,
+    TOO_MANY_REQUESTS,
+    FORBIDDEN,
+    SERVER_ERROR,
+    HANG,
+    CONNECTION_RESET
+  }
+
+  private final Type type;
+  private final Duration duration;
+
+  private Fault(Type type, Duration duration) {
+    this.type = type;
+    this.duration = duration;
+  }
+
+  /**
+   * 503 with an S3 {@code SlowDown} error and a {@code Retry-After} header of {@code retryAfter} in
+   * whole seconds (rounded up).
+   */
+  public static Fault slowDown(Duration retryAfter) {
+    requireNonNegative(retryAfter, "retryAfter");
+    return new Fault(Type.SLOW_DOWN, retryAfter);
+  }
+
+  /** 429 Too Many Requests, without Retry-After. */
+  public static Fault tooManyRequests() {
+    return new Fault(Type.TOO_MANY_REQUESTS, null);
+  }
+
+  /** 403 with an S3 {@code AccessDenied} error. */
+  public static Fault forbidden() {
+    return new Fault(Type.FORBIDDEN, null);
+  }
+
+  /** 500 with an S3 {@code InternalError} error. */
+  public static Fault serverError() {
+    return new Fault(Type.SERVER_ERROR, null);
+  }
+
+  /**
+   * Holds the request for {@code delay}, then passes it through and returns the real answer: a
+   * client that gives up sooner never reaches the target.
+   */
+  public static Fault hang(Duration delay) {
+    requireNonNegative(delay, "delay");
+    return new Fault(Type.HANG, delay);
+  }
+
+  /** Resets the connection (TCP RST) instead of answering. */
+  public static Fault connectionReset() {
+    return new Fault(Type.CONNECTION_RESET, null);
+  }
+
+  /** Builds this fault's WireMock response; {@code target} is where a pass-through goes. */
+  ResponseDefinitionBuilder response(URI target) {
+    switch (type) {
+      case SLOW_DOWN:
+        long seconds = (duration.toMillis() + 999) / 1000;
+        return error(503, "SlowDown", "Please reduce your request rate.")
+            .withHeader("Retry-After", Long.toString(seconds));
+      case TOO_MANY_REQUESTS:
+        return error(429, "TooManyRequests", "Too many requests.");
+      case FORBIDDEN:
+        return error(403, "AccessDenied", "Access Denied");
+      case SERVER_ERROR:
+        return error(500, "InternalError", "We encountered an internal error. Please try again.");
+      case HANG:
+        return aResponse()
+            .proxiedFrom(target.toString())
+            .withTransformers(HangTransformer.NAME)
+            .withTransformerParameter(HangTransformer.DELAY_MS, duration.toMillis());
+      case CONNECTION_RESET:
+        return aResponse()
+            .withFault(com.github.tomakehurst.wiremock.http.Fault.CONNECTION_RESET_BY_PEER);
+      default:
+        throw new AssertionError(type);
+    }
+  }
+
+  static ResponseDefinitionBuilder error(int status, String code, String message) {
+    return aResponse()
+        .withStatus(status)
+        .withHeader("Content-Type", "application/xml")
+        .withBody(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>"
+                + code
+                + "</Code><Message>"
+                + message
+                + "</Message><RequestId>claimcheck-fault-proxy</RequestId></Error>");
+  }
+
+  private static void requireNonNegative(Duration d, String name) {
+    Objects.requireNonNull(d, name);
+    if (d.isNegative()) {
+      throw new IllegalArgumentException(name + " must not be negative: " + d);
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Fault f && f.type == type && Objects.equals(f.duration, duration);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(type, duration);
+  }
+
+  @Override
+  public String toString() {
+    return duration == null ? type.toString() : type + "(" + duration + ")";
+  }
+}
