@@ -44,11 +44,11 @@ final class AimdLimit implements Limit {
         }
       }
       case OVERLOAD -> {
+        successes = 0;
         if (!halvedOnce || nowNanos - lastHalvedAt >= backoffNanos) {
           halvedOnce = true;
           lastHalvedAt = nowNanos;
           limit = Math.max(1, limit / 2);
-          successes = 0;
         }
       }
       case IGNORE -> {}

@@ -28,7 +28,8 @@ public interface Limit {
 
   /**
    * Returns an AIMD limit that starts at {@code max}, halves (down to 1) on an overload at most
-   * once per {@code backoffNanos}, and grows by one after {@code limit} successes, up to {@code max}.
+   * once per {@code backoffNanos}, and grows by one after {@code limit} successes with no overload
+   * between them, up to {@code max}.
    */
   static Limit aimd(int max, long backoffNanos) {
     return new AimdLimit(max, backoffNanos);

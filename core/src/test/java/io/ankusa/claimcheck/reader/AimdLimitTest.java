@@ -61,6 +61,22 @@ class AimdLimitTest {
   }
 
   @Test
+  void anOverloadInsideTheBackoffWindowStopsGrowthWithoutHalving() {
+    Limit l = Limit.aimd(8, 100 * MS);
+    l.onOutcome(Outcome.OVERLOAD, 0); // 4
+    for (int i = 0; i < 3; i++) {
+      l.onOutcome(Outcome.SUCCESS, MS);
+    }
+    assertThat(l.onOutcome(Outcome.OVERLOAD, 2 * MS)).as("no second halving").isEqualTo(4);
+    l.onOutcome(Outcome.SUCCESS, 3 * MS);
+    assertThat(l.current()).as("the success count restarted").isEqualTo(4);
+    for (int i = 0; i < 3; i++) {
+      l.onOutcome(Outcome.SUCCESS, 3 * MS);
+    }
+    assertThat(l.current()).isEqualTo(5);
+  }
+
+  @Test
   void aCeilingBelowOneIsRefused() {
     assertThatThrownBy(() -> Limit.aimd(0, 0)).hasMessageContaining("maxInflight");
   }
