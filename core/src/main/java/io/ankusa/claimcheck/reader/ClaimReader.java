@@ -1,0 +1,68 @@
+package io.ankusa.claimcheck.reader;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * The one path every store read of a redeem takes, so a process stays fast while a store throttles
+ * or hangs; implementations are thread-safe and {@link #fetch} never blocks.
+ *
+ * <p>It coalesces concurrent fetches of one {@link FetchKey} into one store request; runs at most
+ * an adaptive (AIMD) limit of store requests per store at once, queueing up to {@code queueMax}
+ * more per store and shedding past that; answers each caller by its own deadline; caches every
+ * successful answer in a byte-bounded cache; and gates how many requests the process serves.
+ *
+ * <p>Outcomes stay distinct: a fetch completes with the bytes; or exceptionally with the fetch
+ * function's {@link io.ankusa.claimcheck.store.StoreException} (the store's own answer or
+ * failure, shared by every caller of that fetch); or with a {@link ReadException} when the reader
+ * gave no answer: {@link ReadException.Reason#OVERLOADED} (shed), {@link
+ * ReadException.Reason#DEADLINE} or {@link ReadException.Reason#CLOSED}.
+ */
+public interface ClaimReader extends AutoCloseable {
+
+  /**
+   * Runs {@code fn} — one read of {@code key}, charged to store {@code store} — under that
+   * store's limit, or joins a fetch of {@code key} already under way (whose function and store
+   * then stand for both); a cached answer completes the returned future at once.
+   *
+   * <p>{@code deadlineNanos} is absolute on the reader's ticker: once it passes, the returned
+   * future fails with {@link ReadException.Reason#DEADLINE} whatever the fetch is doing; a
+   * queued fetch whose callers' deadlines all passed is dropped without calling {@code fn}; a
+   * store request that outlives its callers still runs to the end and fills the cache.
+   *
+   * <p>{@code fn} must not block; it is called at most once, on the calling thread or on the
+   * thread that completed an earlier store request. The returned bytes are shared with the cache
+   * and other callers and must not be modified.
+   *
+   * @throws IllegalArgumentException if {@code store} is not a store index of this reader
+   */
+  CompletableFuture<byte[]> fetch(
+      FetchKey key, int store, Supplier<CompletableFuture<byte[]>> fn, long deadlineNanos);
+
+  /**
+   * Counts the calling thread as one request in flight unless {@code maxConcurrentReads} already
+   * are, and returns whether it did; a caller refused answers "overloaded" and does not call
+   * {@link #release()}. With {@code maxConcurrentReads = 0} every request is admitted and none
+   * counted, and so does a closed reader (there is no gate left to count at). A thread may hold several permits; a dead thread's permits are reclaimed by the next
+   * tick.
+   */
+  boolean admit();
+
+  /** Gives back one permit {@link #admit()} counted for the calling thread; else does nothing. */
+  void release();
+
+  /** Returns how many permits the request gate counts now. */
+  int admitted();
+
+  /** Returns each store's limit, running store requests and queued fetches. */
+  Map<Integer, StoreStats> stats();
+
+  /**
+   * Stops the reader: waiting callers fail with {@link ReadException.Reason#CLOSED}, later
+   * fetches too, running store requests finish unobserved; idempotent. For a shared reader (see
+   * {@link ClaimReaders#acquire}) this closes the handle, and the last handle stops the reader.
+   */
+  @Override
+  void close();
+}

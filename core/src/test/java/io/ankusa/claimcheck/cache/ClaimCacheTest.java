@@ -1,0 +1,67 @@
+package io.ankusa.claimcheck.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class ClaimCacheTest {
+
+  @Test
+  void holdsWhatWasPutAndSharesTheArray() {
+    ClaimCache<String> c = ClaimCache.bytesBounded(100);
+    byte[] v = {1, 2, 3};
+    c.put("a", v);
+    assertThat(c.getIfPresent("a")).isSameAs(v);
+    assertThat(c.getIfPresent("b")).isNull();
+    assertThat(c.weightedSize()).isEqualTo(3);
+  }
+
+  @Test
+  void staysWithinItsByteBound() {
+    ClaimCache<Integer> c = ClaimCache.bytesBounded(1000);
+    for (int i = 0; i < 500; i++) {
+      c.put(i, new byte[30 + i % 50]);
+      assertThat(c.weightedSize()).isLessThanOrEqualTo(1000);
+    }
+    long held = 0;
+    int entries = 0;
+    for (int i = 0; i < 500; i++) {
+      byte[] v = c.getIfPresent(i);
+      if (v != null) {
+        held += v.length;
+        entries++;
+      }
+    }
+    assertThat(held).isLessThanOrEqualTo(1000);
+    assertThat(entries).isGreaterThan(0).isLessThan(500);
+  }
+
+  @Test
+  void aValueLargerThanTheBoundIsNotKept() {
+    ClaimCache<String> c = ClaimCache.bytesBounded(10);
+    c.put("big", new byte[11]);
+    assertThat(c.getIfPresent("big")).isNull();
+    c.put("empty", new byte[0]);
+    assertThat(c.getIfPresent("empty")).isEmpty();
+    assertThat(c.weightedSize()).as("an empty value weighs 1").isEqualTo(1);
+  }
+
+  @Test
+  void zeroBytesCachesNothingAndNegativeIsRefused() {
+    ClaimCache<String> c = ClaimCache.bytesBounded(0);
+    c.put("a", new byte[1]);
+    assertThat(c.getIfPresent("a")).isNull();
+    assertThat(c.maxBytes()).isZero();
+    assertThatThrownBy(() -> ClaimCache.bytesBounded(-1)).hasMessageContaining("cacheMaxBytes");
+  }
+
+  @Test
+  void invalidateAllEmptiesIt() {
+    ClaimCache<String> c = ClaimCache.bytesBounded(100);
+    c.put("a", new byte[5]);
+    c.invalidateAll();
+    assertThat(c.getIfPresent("a")).isNull();
+    assertThat(c.weightedSize()).isZero();
+  }
+}
