@@ -14,6 +14,16 @@ public interface Ticker {
 
   /** Returns the ticker backed by {@link System#nanoTime()}. */
   static Ticker system() {
-    return System::nanoTime;
+    return SystemTicker.INSTANCE;
+  }
+
+  /** The one system ticker, so configurations that use it compare equal. */
+  enum SystemTicker implements Ticker {
+    INSTANCE;
+
+    @Override
+    public long read() {
+      return System.nanoTime();
+    }
   }
 }

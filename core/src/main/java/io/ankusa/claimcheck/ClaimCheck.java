@@ -1,0 +1,78 @@
+package io.ankusa.claimcheck;
+
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.reader.ClaimReader;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Checks claims in to the configured stores and redeems refs through the shared reader;
+ * implementations are thread-safe.
+ *
+ * <p>Every {@code ClaimCheck} opened with an equal store configuration in one process shares one
+ * store set (so one set of breakers) and one {@link ClaimReader}; closing the last one closes
+ * them. Failures are {@link ClaimCheckFailure}s.
+ */
+public interface ClaimCheck extends AutoCloseable {
+
+  /**
+   * The config-map key under which a Micrometer {@code MeterRegistry} may be passed (an object,
+   * not a string); absent means Micrometer's global registry.
+   */
+  String METER_REGISTRY = "claimcheck.meter.registry";
+
+  /** Opens a claim check for {@code config}, validating it ({@code ConfigException} naming the key). */
+  static ClaimCheck open(Map<String, ?> config) {
+    return open(new ClaimCheckConfig(config), config.get(METER_REGISTRY), Ticker.system());
+  }
+
+  /**
+   * Opens a claim check for a validated {@code config}; {@code meterRegistry} is a Micrometer
+   * {@code MeterRegistry} or null (the global one); {@code ticker} is the clock every deadline is
+   * read on.
+   */
+  static ClaimCheck open(ClaimCheckConfig config, Object meterRegistry, Ticker ticker) {
+    return Engine.open(config, meterRegistry, ticker);
+  }
+
+  /**
+   * Checks {@code value} in as a one-claim pack under a fresh random pack id (compressed as
+   * configured) and returns its ref once a store durably holds it; blocks at most the write
+   * deadline (the largest store op deadline).
+   */
+  ClaimRef checkIn(byte[] value);
+
+  /**
+   * Checks {@code key} in under a pack id derived from its content, so one key always yields one
+   * ref; checking the same key in again returns the same ref.
+   */
+  ClaimRef checkInKey(byte[] key);
+
+  /** Checks {@code values} in as one pack (one PUT) and returns their refs in order. */
+  List<ClaimRef> checkInAll(List<byte[]> values);
+
+  /**
+   * Redeems {@code ref}: reads its bytes through the shared reader by the absolute {@code
+   * deadlineNanos} (on {@link #ticker()}), verifies length and checksum, and decompresses. The
+   * returned array is the caller's own.
+   */
+  CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos);
+
+  /** Whether refs of {@code tenant} may be redeemed here ({@code claimcheck.tenants.allowed}). */
+  boolean allows(String tenant);
+
+  /** The clock deadlines are read on. */
+  Ticker ticker();
+
+  /** The shared reader (its gate and stats). */
+  ClaimReader reader();
+
+  /** The validated configuration. */
+  ClaimCheckConfig config();
+
+  /** Releases this handle; the last handle of a store configuration closes it. Idempotent. */
+  @Override
+  void close();
+}

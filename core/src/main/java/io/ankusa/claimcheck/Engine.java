@@ -1,0 +1,221 @@
+package io.ankusa.claimcheck;
+
+import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.placement.ClaimStores;
+import io.ankusa.claimcheck.reader.ClaimReader;
+import io.ankusa.claimcheck.reader.FetchKey;
+import io.ankusa.claimcheck.reader.ReadException;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.Codec;
+import io.ankusa.claimcheck.ref.CorruptPackException;
+import io.ankusa.claimcheck.ref.EncodedPack;
+import io.ankusa.claimcheck.ref.PackEntry;
+import io.ankusa.claimcheck.ref.PackEntryInput;
+import io.ankusa.claimcheck.ref.PackId;
+import io.ankusa.claimcheck.ref.Packs;
+import io.ankusa.claimcheck.ref.Tenant;
+import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.CheckInOutcome;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One handle on a shared runtime: checks claims in through the failover writer and redeems refs
+ * through the shared reader; thread-safe.
+ *
+ * <p>A check-in returns a ref only after a store durably took the pack, and a collision mints a
+ * fresh pack id under the same write deadline. A redeem verifies length and checksum on every
+ * answer (cache hits included) and hands out a private copy, so wrong bytes are never returned.
+ */
+final class Engine implements ClaimCheck {
+
+  private static final int MAX_COLLISIONS = 8;
+  private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+  private final ClaimCheckConfig config;
+  private final Runtimes.Runtime rt;
+  private final Ticker ticker;
+  private final Tenant tenant;
+  private final Codec codec;
+  private final Set<String> allowed;
+  private final SecureRandom random = new SecureRandom();
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private Engine(ClaimCheckConfig config, Runtimes.Runtime rt, Ticker ticker) {
+    this.config = config;
+    this.rt = rt;
+    this.ticker = ticker;
+    this.tenant = Tenant.of(config.tenant());
+    this.codec = Codec.valueOf(config.getString(ClaimCheckConfig.COMPRESSION_TYPE).toUpperCase(Locale.ROOT));
+    this.allowed = new HashSet<>(config.tenantsAllowed());
+  }
+
+  static Engine open(ClaimCheckConfig config, Object meterRegistry, Ticker ticker) {
+    return new Engine(config, Runtimes.acquire(Runtimes.key(config, meterRegistry, ticker)), ticker);
+  }
+
+  @Override
+  public ClaimRef checkIn(byte[] value) {
+    return write(List.of(value), null, codec).get(0);
+  }
+
+  @Override
+  public ClaimRef checkInKey(byte[] key) {
+    // Uncompressed, so the pack's bytes (and the ref) depend on the key's content alone.
+    return write(List.of(key), PackId.fromContent(tenant, key), Codec.NONE).get(0);
+  }
+
+  @Override
+  public List<ClaimRef> checkInAll(List<byte[]> values) {
+    return write(values, null, codec);
+  }
+
+  private List<ClaimRef> write(List<byte[]> values, PackId fixedId, Codec with) {
+    long start = ticker.read();
+    long deadline = rt.stores.writeDeadline();
+    List<PackEntryInput> inputs = new ArrayList<>(values.size());
+    for (byte[] v : values) {
+      inputs.add(new PackEntryInput(Compressor.compress(with, v), with));
+    }
+    EncodedPack pack = Packs.encode(inputs);
+    for (int collisions = 0; ; collisions++) {
+      PackId id = fixedId != null ? fixedId : PackId.random(random);
+      try {
+        int store = await(rt.stores.write(tenant.value(), id.value(), pack.bytes(), deadline), deadline);
+        rt.telemetry.checkIn(CheckInOutcome.OK, store, ticker.read() - start);
+        return refs(id, pack);
+      } catch (StoreException e) {
+        if (e.kind() != StoreException.Kind.ALREADY_EXISTS) {
+          rt.telemetry.checkIn(CheckInOutcome.FAILED, -1, ticker.read() - start);
+          throw new ClaimCheckFailure(Reason.UNAVAILABLE,
+              "check-in of " + values.size() + " claim(s) for tenant " + tenant + " failed: " + e.getMessage(), e);
+        }
+        rt.telemetry.checkIn(CheckInOutcome.COLLISION, -1, ticker.read() - start);
+        if (fixedId != null) {
+          return refs(id, pack); // same content, same pack: the stored one is ours
+        }
+        if (collisions + 1 >= MAX_COLLISIONS) {
+          throw new ClaimCheckFailure(Reason.UNAVAILABLE, MAX_COLLISIONS
+              + " fresh pack ids in a row collided for tenant " + tenant + ": is the random source broken?", e);
+        }
+      }
+    }
+  }
+
+  private List<ClaimRef> refs(PackId id, EncodedPack pack) {
+    List<ClaimRef> refs = new ArrayList<>(pack.entries().size());
+    for (PackEntry entry : pack.entries()) {
+      refs.add(Packs.toRef(tenant, id, entry));
+    }
+    return refs;
+  }
+
+  private <T> T await(CompletableFuture<T> f, long deadline) {
+    long wait = Math.max(0, deadline - ticker.read()) + GRACE_NANOS;
+    try {
+      return f.get(wait, TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      f.cancel(false);
+      throw new StoreException(StoreException.Kind.UNAVAILABLE, "interrupted while writing");
+    } catch (ExecutionException e) {
+      throw StoreException.of(e);
+    } catch (TimeoutException e) {
+      f.cancel(false);
+      throw new StoreException(StoreException.Kind.UNAVAILABLE,
+          "the write did not finish by its deadline", null, e);
+    }
+  }
+
+  @Override
+  public CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos) {
+    String t = ref.tenant().value();
+    if (!allows(t)) {
+      return CompletableFuture.failedFuture(new ClaimCheckFailure(Reason.REFUSED,
+          "claim " + describe(ref) + ": tenant " + t + " is not in " + ClaimCheckConfig.TENANTS_ALLOWED, null));
+    }
+    long packId = ref.packId().value();
+    CompletableFuture<byte[]> raw;
+    try {
+      raw = rt.reader.fetch(FetchKey.range(t, ref.packId().hex(), ref.offset(), ref.length()),
+          rt.stores.home(packId),
+          () -> rt.stores.read(t, packId, ref.offset(), ref.length(), deadlineNanos)
+              .thenApply(ClaimStores.Located::bytes),
+          deadlineNanos);
+    } catch (RuntimeException e) {
+      raw = CompletableFuture.failedFuture(e);
+    }
+    return raw.handle((bytes, error) -> {
+      if (error != null) {
+        throw translate(ref, error);
+      }
+      return verified(ref, bytes);
+    });
+  }
+
+  private static byte[] verified(ClaimRef ref, byte[] stored) {
+    try {
+      Packs.checkClaim(ref, stored);
+      return ref.codec() == Codec.NONE ? stored.clone() : Compressor.decompress(ref.codec(), stored);
+    } catch (CorruptPackException | IOException e) {
+      throw new ClaimCheckFailure(Reason.CORRUPT, "claim " + describe(ref) + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static ClaimCheckFailure translate(ClaimRef ref, Throwable error) {
+    Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (e instanceof ClaimCheckFailure f) {
+      return f;
+    }
+    if (e instanceof ReadException r) {
+      return new ClaimCheckFailure(Reason.UNAVAILABLE, "claim " + describe(ref) + ": read "
+          + r.reason().name().toLowerCase(Locale.ROOT), r);
+    }
+    StoreException s = StoreException.of(e);
+    Reason reason = s.kind() == StoreException.Kind.NOT_FOUND ? Reason.NOT_FOUND : Reason.UNAVAILABLE;
+    return new ClaimCheckFailure(reason, "claim " + describe(ref) + ": " + s.getMessage(), s);
+  }
+
+  private static String describe(ClaimRef ref) {
+    return ref.tenant().value() + "/" + ref.claimId();
+  }
+
+  @Override
+  public boolean allows(String t) {
+    return allowed.isEmpty() || allowed.contains(t);
+  }
+
+  @Override
+  public Ticker ticker() {
+    return ticker;
+  }
+
+  @Override
+  public ClaimReader reader() {
+    return rt.reader;
+  }
+
+  @Override
+  public ClaimCheckConfig config() {
+    return config;
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      Runtimes.release(rt);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package io.ankusa.claimcheck;
+
+import io.ankusa.claimcheck.breaker.BreakerListener;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.config.StoreFactory;
+import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.placement.ClaimStores;
+import io.ankusa.claimcheck.placement.Placement;
+import io.ankusa.claimcheck.reader.ClaimReader;
+import io.ankusa.claimcheck.reader.ClaimReaders;
+import io.ankusa.claimcheck.reader.ReaderSettings;
+import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.telemetry.Telemetries;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The process-wide registry of store sets and readers, one per distinct store configuration,
+ * reference-counted; thread-safe.
+ *
+ * <p>Invariants: every access to the map holds this class's lock; an entry's count is the number
+ * of open handles on it; the entry is removed and its reader and stores closed exactly when the
+ * count falls to zero.
+ */
+final class Runtimes {
+
+  private static final Map<Key, Runtime> SHARED = new HashMap<>();
+
+  private Runtimes() {}
+
+  /** What makes two configurations share a store set and a reader. */
+  record Key(List<StoreSpec> stores, Placement placement, KeyLayout layout, Duration cooldown,
+      int maxInflight, int queueMax, int maxConcurrentReads, long cacheMaxBytes,
+      Object meterRegistry, Ticker ticker) {}
+
+  /** One shared store set, its reader and its telemetry. */
+  static final class Runtime {
+    final Key key;
+    final ClaimStores stores;
+    final ClaimReader reader;
+    final ClaimCheckTelemetry telemetry;
+    int handles;
+
+    Runtime(Key key, ClaimStores stores, ClaimReader reader, ClaimCheckTelemetry telemetry) {
+      this.key = key;
+      this.stores = stores;
+      this.reader = reader;
+      this.telemetry = telemetry;
+    }
+  }
+
+  static Key key(ClaimCheckConfig c, Object meterRegistry, Ticker ticker) {
+    return new Key(c.stores(), c.placement(), c.keyLayout(), c.cooldown(),
+        c.getInt(ClaimCheckConfig.READ_MAX_INFLIGHT), c.getInt(ClaimCheckConfig.READ_QUEUE_MAX),
+        c.getInt(ClaimCheckConfig.MAX_CONCURRENT_READS), c.getLong(ClaimCheckConfig.CACHE_MAX_BYTES),
+        meterRegistry, ticker);
+  }
+
+  static synchronized Runtime acquire(Key key) {
+    Runtime rt = SHARED.get(key);
+    if (rt == null) {
+      rt = create(key);
+      SHARED.put(key, rt);
+    }
+    rt.handles++;
+    return rt;
+  }
+
+  static synchronized void release(Runtime rt) {
+    if (--rt.handles == 0) {
+      SHARED.remove(rt.key);
+      rt.reader.close();
+      rt.stores.close();
+    }
+  }
+
+  private static Runtime create(Key key) {
+    ClaimCheckTelemetry telemetry = ClaimCheckTelemetry.neverThrowing(Telemetries.of(key.meterRegistry()));
+    ClaimStores.Builder b = ClaimStores.builder().placement(key.placement()).layout(key.layout())
+        .cooldown(key.cooldown()).ticker(key.ticker())
+        .breakerListener((store, t) -> {
+          if (t == BreakerListener.Transition.OPENED) {
+            telemetry.breakerOpened(store);
+          } else {
+            telemetry.breakerClosed(store);
+          }
+        });
+    List<io.ankusa.claimcheck.store.ClaimStore> opened = new java.util.ArrayList<>();
+    try {
+      for (StoreSpec spec : key.stores()) {
+        opened.add(StoreFactory.open(spec));
+        b.add(opened.get(opened.size() - 1), spec.opDeadline());
+      }
+    } catch (RuntimeException e) {
+      opened.forEach(io.ankusa.claimcheck.store.ClaimStore::close);
+      throw e;
+    }
+    ClaimStores stores = b.build();
+    ClaimReader reader = ClaimReaders.create(ReaderSettings.builder(stores.size())
+        .maxInflight(key.maxInflight()).queueMax(key.queueMax())
+        .maxConcurrentReads(key.maxConcurrentReads()).cacheMaxBytes(key.cacheMaxBytes())
+        .ticker(key.ticker()).telemetry(telemetry).build());
+    return new Runtime(key, stores, reader, telemetry);
+  }
+}

@@ -1,0 +1,57 @@
+package io.ankusa.claimcheck.kafka;
+
+import io.ankusa.claimcheck.ClaimCheckFailure;
+import java.util.Objects;
+import org.apache.kafka.common.errors.SerializationException;
+
+/**
+ * A claim-check serializer or deserializer failed, for one of four {@link Reason}s; immutable.
+ *
+ * <p>{@link Reason#UNAVAILABLE} is retriable and never a reason to skip the record: its claim may
+ * still be readable once the stores answer. The message names the tenant, the claim id and each
+ * store's reason — never a credential.
+ */
+public class ClaimCheckException extends SerializationException {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Why the record could not be (de)serialized. */
+  public enum Reason {
+    /** Every store answered and none holds the claim: it is gone. */
+    NOT_FOUND,
+    /**
+     * A store could not answer, throttled past the deadline, the read was shed, or the deadline
+     * passed: retriable.
+     */
+    UNAVAILABLE,
+    /** Length or checksum mismatch, or a bad pack. */
+    CORRUPT,
+    /** The ref's tenant is not allowed here, or a value marked as a ref is malformed. */
+    REFUSED
+  }
+
+  private final Reason reason;
+
+  public ClaimCheckException(Reason reason, String message, Throwable cause) {
+    super(reason + ": " + message, cause);
+    this.reason = Objects.requireNonNull(reason, "reason");
+  }
+
+  /** Returns why it failed. */
+  public Reason reason() {
+    return reason;
+  }
+
+  /** Whether the record may still be (de)serialized later: only {@link Reason#UNAVAILABLE}. */
+  public boolean isRetriable() {
+    return reason == Reason.UNAVAILABLE;
+  }
+
+  /** Returns the Kafka-facing form of a core failure, keeping its reason and message. */
+  public static ClaimCheckException of(ClaimCheckFailure failure) {
+    return new ClaimCheckException(
+        Reason.valueOf(failure.reason().name()),
+        failure.getMessage().substring(failure.reason().name().length() + 2),
+        failure);
+  }
+}
