@@ -50,6 +50,7 @@ final class Engine implements ClaimCheck {
   private final Tenant tenant;
   private final Codec codec;
   private final Set<String> allowed;
+  private final long searchNanos;
   private final SecureRandom random = new SecureRandom();
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -60,6 +61,7 @@ final class Engine implements ClaimCheck {
     this.tenant = Tenant.of(config.tenant());
     this.codec = Codec.valueOf(config.getString(ClaimCheckConfig.COMPRESSION_TYPE).toUpperCase(Locale.ROOT));
     this.allowed = new HashSet<>(config.tenantsAllowed());
+    this.searchNanos = config.readDeadline().toNanos();
   }
 
   static Engine open(ClaimCheckConfig config, Object meterRegistry, Ticker ticker) {
@@ -151,7 +153,9 @@ final class Engine implements ClaimCheck {
     try {
       raw = rt.reader.fetch(FetchKey.range(t, ref.packId().hex(), ref.offset(), ref.length()),
           rt.stores.home(packId),
-          () -> rt.stores.read(t, packId, ref.offset(), ref.length(), deadlineNanos)
+          // The store search has its own deadline, not this caller's: a request that outlives
+          // its callers runs to the end and fills the cache, so the caller's retry finds it.
+          () -> rt.stores.read(t, packId, ref.offset(), ref.length(), ticker.read() + searchNanos)
               .thenApply(ClaimStores.Located::bytes),
           deadlineNanos);
     } catch (RuntimeException e) {
