@@ -5,6 +5,8 @@ import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
 import io.ankusa.claimcheck.kafka.PrefetchingConsumer;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
+import io.ankusa.claimcheck.store.memory.MemoryStore;
+import io.ankusa.claimcheck.store.memory.MemoryStores;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.Fault;
@@ -39,11 +41,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * PrefetchingConsumer} and then redeems the same way. Each pass opens fresh claim-check handles,
  * so it starts with an empty cache. Each round also runs both without injected latency, the floor
  * this one-JVM setup (broker, S3 server, proxy and client on the same cores) costs per request.
+ * With {@code store=memory} the claims live in an in-memory store whose GETs take the latency (no
+ * HTTP at all): what the library itself costs.
  *
  * <pre>
  *   mvn -B -pl benchmarks -am package -DskipTests
  *   java -cp benchmarks/target/benchmarks.jar io.ankusa.claimcheck.benchmarks.PrefetchHarness \
- *       [refs=500] [latencyMs=20] [valueBytes=4096] [rounds=3]
+ *       [refs=500] [latencyMs=20] [valueBytes=4096] [rounds=3] [store=s3|memory]
  * </pre>
  */
 public final class PrefetchHarness {
@@ -51,14 +55,25 @@ public final class PrefetchHarness {
   private final int refs;
   private final int valueBytes;
   private final EmbeddedKafka kafka;
-  private final FaultProxy proxy;
+  private final FaultProxy proxy; // null for the memory store
+  private final MemoryStore memory; // null for S3
   private final Map<String, Object> config = new HashMap<>();
   private final TopicPartition tp = new TopicPartition("prefetch-" + UUID.randomUUID(), 0);
 
-  private PrefetchHarness(int refs, int valueBytes) {
+  private PrefetchHarness(int refs, int valueBytes, boolean inMemory) {
     this.refs = refs;
     this.valueBytes = valueBytes;
     this.kafka = EmbeddedKafka.shared();
+    kafka.createTopic(tp.topic(), 1);
+    config.put("claimcheck.read.max.inflight", 64);
+    if (inMemory) {
+      String name = "prefetch-harness-" + UUID.randomUUID();
+      this.memory = MemoryStores.named(name);
+      this.proxy = null;
+      config.put("claimcheck.stores", "memory:" + name);
+      return;
+    }
+    this.memory = null;
     EmbeddedS3 s3 = EmbeddedS3.shared();
     String bucket = s3.createBucket("prefetch-" + new Random().nextInt(1_000_000));
     this.proxy = FaultProxy.inFrontOf(s3);
@@ -68,8 +83,6 @@ public final class PrefetchHarness {
     config.put("claimcheck.s3.path.style.access", "true");
     config.put("claimcheck.s3.access.key.id", s3.accessKey());
     config.put("claimcheck.s3.secret.access.key", s3.secretKey());
-    config.put("claimcheck.read.max.inflight", 64);
-    kafka.createTopic(tp.topic(), 1);
   }
 
   public static void main(String[] args) throws Exception {
@@ -77,10 +90,12 @@ public final class PrefetchHarness {
     int latencyMs = arg(args, 1, 20);
     int valueBytes = arg(args, 2, 4096);
     int rounds = arg(args, 3, 3);
-    PrefetchHarness h = new PrefetchHarness(refs, valueBytes);
+    boolean inMemory = args.length > 4 && args[4].equals("memory");
+    PrefetchHarness h = new PrefetchHarness(refs, valueBytes, inMemory);
     try {
       h.produce();
-      System.out.printf("%d refs of %d B, read.max.inflight 64, %d rounds%n", refs, valueBytes,
+      System.out.printf("%s store: %d refs of %d B, read.max.inflight 64, %d rounds%n",
+          inMemory ? "memory" : "S3 (S3Proxy behind a WireMock fault proxy)", refs, valueBytes,
           rounds);
       for (int round = 1; round <= rounds; round++) {
         long floorPlain = h.pass(false, Duration.ZERO);
@@ -94,9 +109,11 @@ public final class PrefetchHarness {
             (double) plain / prefetch);
       }
     } finally {
-      h.proxy.close();
+      if (h.proxy != null) {
+        h.proxy.close();
+        EmbeddedS3.shared().close();
+      }
       EmbeddedKafka.shared().close();
-      EmbeddedS3.shared().close();
     }
     System.exit(0);
   }
@@ -146,12 +163,21 @@ public final class PrefetchHarness {
    * the last redeem.
    */
   private long pass(boolean prefetching, Duration latency) {
-    if (latency.isZero()) {
-      proxy.clear();
+    long getsBefore = 0;
+    if (memory != null) {
+      memory.clearFaults();
+      if (!latency.isZero()) {
+        memory.latency(MemoryStore.Op.GET, latency);
+      }
+      getsBefore = memory.count(MemoryStore.Op.GET);
     } else {
-      proxy.inject(Fault.hang(latency), "GET");
+      if (latency.isZero()) {
+        proxy.clear();
+      } else {
+        proxy.inject(Fault.hang(latency), "GET");
+      }
+      proxy.resetCounts();
     }
-    proxy.resetCounts();
     Map<String, Object> c = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
         kafka.bootstrapServers(), ConsumerConfig.MAX_POLL_RECORDS_CONFIG, refs,
         ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 50 << 20);
@@ -178,7 +204,9 @@ public final class PrefetchHarness {
       }
       took = System.nanoTime() - start;
     }
-    long gets = proxy.requestCount("GET");
+    long gets = memory != null
+        ? memory.count(MemoryStore.Op.GET) - getsBefore
+        : proxy.requestCount("GET");
     if (gets != refs) {
       throw new AssertionError((prefetching ? "prefetch" : "plain") + " pass: " + gets
           + " store GETs for " + refs + " distinct refs");
