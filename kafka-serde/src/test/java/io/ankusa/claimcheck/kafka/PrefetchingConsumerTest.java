@@ -154,7 +154,7 @@ class PrefetchingConsumerTest {
   }
 
   @Test
-  void aRedeemThatArrivesWhileThePrefetchIsInFlightJoinsIt() {
+  void aRedeemRightAfterPollJoinsTheFetchInFlightInsteadOfFetchingAgain() {
     List<ClaimRef> refs = checkIn(config(), 5, 100);
     store.latency(Op.GET, Duration.ofMillis(300));
     refs.forEach(this::refRecord);
