@@ -1,0 +1,153 @@
+package io.ankusa.claimcheck.kafka;
+
+import io.ankusa.claimcheck.ClaimCheck;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+
+/**
+ * A byte-array {@link Consumer} that, on each {@link #poll}, starts redeeming every claim-check
+ * ref in the returned batch concurrently, so the deserializer that runs afterwards finds the
+ * claims in the shared reader's cache (or joins their fetches under way); exactly as thread-safe
+ * as the consumer it wraps (a {@code KafkaConsumer}: one thread, plus {@link #wakeup()} from any).
+ *
+ * <p>Without it, a consumer that deserializes a batch of {@code n} refs one after the other waits
+ * {@code n} store round trips; with it, the batch costs about one round trip times {@code n /
+ * claimcheck.read.max.inflight}. {@code poll} returns the delegate's records at once and
+ * unchanged; prefetch failures are ignored here (the deserializer reports them with their
+ * reason). A ref is recognised as the deserializer does ({@link ClaimCheckHeaders#carriesRef}):
+ * values always, keys when {@code claimcheck.keys.enabled}.
+ *
+ * <p>It wraps {@code Consumer<byte[], byte[]>} only: it must see the raw bytes before any
+ * deserializer runs. A plain consumer uses it like this, deserializing afterwards with a {@code
+ * ClaimCheckDeserializer} configured from the same {@code claimcheck.*} keys (equal store
+ * settings share one reader and cache in the process, which is what makes the prefetched bytes
+ * visible to it):
+ *
+ * <pre>{@code
+ * Consumer<byte[], byte[]> consumer = new PrefetchingConsumer(
+ *     new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer()), props);
+ * deserializer.configure(props, false);
+ * for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofSeconds(1))) {
+ *   MyValue v = deserializer.deserialize(r.topic(), r.headers(), r.value());
+ * }
+ * }</pre>
+ *
+ * <p>Kafka Streams gets it through {@link ClaimCheckClientSupplier}. Size {@code
+ * claimcheck.cache.max.bytes} to hold a batch's claims: refs past that budget are not prefetched.
+ * A prefetch also verifies (and decompresses) the claim once more than the deserializer alone
+ * would; the store is asked once.
+ */
+public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]> {
+
+  /**
+   * Counts of this consumer's prefetches since it was built; immutable.
+   *
+   * @param started redeems started
+   * @param succeeded started redeems that completed with the claim's bytes
+   * @param failed started redeems that completed with a failure (the deserializer reports it)
+   * @param skipped distinct refs not prefetched because the batch's claims outgrew the cache
+   * @param malformed marked values that are no ref (the deserializer refuses them)
+   */
+  public record Stats(long started, long succeeded, long failed, long skipped, long malformed) {}
+
+  private final ClaimCheck claimCheck;
+  private final boolean ownsClaimCheck;
+  private final Prefetcher prefetcher;
+
+  /**
+   * Wraps {@code delegate}, opening a claim check from the {@code claimcheck.*} keys of {@code
+   * config} (other keys are ignored; a bad one throws {@code ConfigException} naming it); {@link
+   * #close()} closes both.
+   */
+  public PrefetchingConsumer(Consumer<byte[], byte[]> delegate, Map<String, ?> config) {
+    super(delegate);
+    this.claimCheck = ClaimCheck.open(Objects.requireNonNull(config, "config"));
+    this.ownsClaimCheck = true;
+    this.prefetcher = new Prefetcher(claimCheck);
+  }
+
+  /**
+   * Wraps {@code delegate}, prefetching through {@code claimCheck}, which stays the caller's to
+   * close; {@link #close()} closes only the delegate.
+   */
+  public PrefetchingConsumer(Consumer<byte[], byte[]> delegate, ClaimCheck claimCheck) {
+    super(delegate);
+    this.claimCheck = Objects.requireNonNull(claimCheck, "claimCheck");
+    this.ownsClaimCheck = false;
+    this.prefetcher = new Prefetcher(claimCheck);
+  }
+
+  /** Polls the delegate, starts the batch's prefetches and returns its records unchanged. */
+  @Override
+  public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
+    ConsumerRecords<byte[], byte[]> records = delegate.poll(timeout);
+    if (!records.isEmpty()) {
+      prefetcher.prefetch(records);
+    }
+    return records;
+  }
+
+  /** Returns the counts of prefetches so far. */
+  public Stats stats() {
+    return prefetcher.stats();
+  }
+
+  /**
+   * Waits up to {@code timeout} for every prefetch of the latest batch to complete (successfully
+   * or not) and returns whether they did; for tests and benchmarks — a consumer never needs to.
+   */
+  public boolean awaitPrefetch(Duration timeout) {
+    try {
+      prefetcher.last().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      return true; // cannot happen: the future never completes exceptionally
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      delegate.close();
+    } finally {
+      release();
+    }
+  }
+
+  @Override
+  @SuppressWarnings("deprecation")
+  public void close(Duration timeout) {
+    try {
+      delegate.close(timeout);
+    } finally {
+      release();
+    }
+  }
+
+  @Override
+  public void close(CloseOptions option) {
+    try {
+      delegate.close(option);
+    } finally {
+      release();
+    }
+  }
+
+  private void release() {
+    if (ownsClaimCheck) {
+      claimCheck.close();
+    }
+  }
+}
