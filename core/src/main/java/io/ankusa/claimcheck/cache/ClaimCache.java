@@ -27,14 +27,14 @@ public interface ClaimCache<K> {
   void invalidateAll();
 
   /**
-   * Returns a Caffeine-backed cache holding at most {@code maxBytes} bytes of values; 0 caches
-   * nothing. A value weighs its length (an empty array weighs 1); a value larger than the bound
+   * Returns a cache holding at most {@code maxBytes} bytes of values, evicting the oldest
+   * insertions first; 0 caches nothing. A value weighs its length (an empty array weighs 1); a value larger than the bound
    * is not kept.
    */
   static <K> ClaimCache<K> bytesBounded(long maxBytes) {
     if (maxBytes < 0) {
       throw new IllegalArgumentException("cacheMaxBytes must be >= 0, was " + maxBytes);
     }
-    return maxBytes == 0 ? new NoCache<>() : new CaffeineClaimCache<>(maxBytes);
+    return maxBytes == 0 ? new NoCache<>() : new FifoClaimCache<>(maxBytes);
   }
 }

@@ -64,4 +64,31 @@ class ClaimCacheTest {
     assertThat(c.getIfPresent("a")).isNull();
     assertThat(c.weightedSize()).isZero();
   }
+
+  @Test
+  void freshClaimIsKeptWhenTheCacheIsFullOfClaimsAlreadyRead() {
+    // Regression: a frequency-admitting cache refused a just-fetched claim in favour of claims
+    // already read once, so prefetched claims were fetched twice.
+    ClaimCache<Integer> c = ClaimCache.bytesBounded(1000);
+    for (int i = 0; i < 10; i++) {
+      c.put(i, new byte[100]);
+      assertThat(c.getIfPresent(i)).isNotNull();
+    }
+    for (int i = 10; i < 200; i++) {
+      c.put(i, new byte[100]);
+      assertThat(c.getIfPresent(i)).as("claim %d just fetched", i).isNotNull();
+      assertThat(c.weightedSize()).isLessThanOrEqualTo(1000);
+    }
+    assertThat(c.getIfPresent(0)).isNull();
+  }
+
+  @Test
+  void replacingAValueKeepsTheByteCountExact() {
+    ClaimCache<String> c = ClaimCache.bytesBounded(100);
+    c.put("a", new byte[10]);
+    c.put("a", new byte[30]);
+    assertThat(c.weightedSize()).isEqualTo(30);
+    c.invalidateAll();
+    assertThat(c.weightedSize()).isZero();
+  }
 }
