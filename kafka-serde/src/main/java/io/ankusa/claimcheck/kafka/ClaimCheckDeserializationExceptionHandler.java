@@ -15,10 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Kafka Streams deserialization exception handler that never skips a record whose claim may
- * still be readable; thread-safe once configured.
+ * A Kafka Streams deserialization exception handler that never skips a record whose claim may still
+ * be readable; thread-safe once configured.
  *
- * <p>Set {@code deserialization.exception.handler=io.ankusa.claimcheck.kafka.ClaimCheckDeserializationExceptionHandler}.
+ * <p>Set {@code
+ * deserialization.exception.handler=io.ankusa.claimcheck.kafka.ClaimCheckDeserializationExceptionHandler}.
  *
  * <ul>
  *   <li>{@code UNAVAILABLE} — and any exception that is not a {@link ClaimCheckException} with a
@@ -41,7 +42,8 @@ public class ClaimCheckDeserializationExceptionHandler implements Deserializatio
 
   static final String DLQ_TOPIC = "errors.dead.letter.queue.topic.name";
 
-  private static final Logger LOG = LoggerFactory.getLogger(ClaimCheckDeserializationExceptionHandler.class);
+  private static final Logger LOG =
+      LoggerFactory.getLogger(ClaimCheckDeserializationExceptionHandler.class);
 
   private String deadLetterTopic;
   private boolean continueOnFinal;
@@ -50,23 +52,37 @@ public class ClaimCheckDeserializationExceptionHandler implements Deserializatio
   public void configure(Map<String, ?> configs) {
     Object dlq = configs.get(DLQ_TOPIC);
     deadLetterTopic = dlq == null || dlq.toString().isBlank() ? null : dlq.toString().trim();
-    continueOnFinal = new ClaimCheckSerdeConfig(configs).continueOnFinalFailure(deadLetterTopic != null);
+    continueOnFinal =
+        new ClaimCheckSerdeConfig(configs).continueOnFinalFailure(deadLetterTopic != null);
   }
 
   @Override
-  public Response handleError(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record,
-      Exception exception) {
+  public Response handleError(
+      ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
     ClaimCheckException claim = claimFailure(exception);
     if (claim == null || claim.isRetriable()) {
-      LOG.error("Failing the stream thread on {}-{}@{} (task {}): the record may still be readable; "
-              + "a replaced thread resumes from the committed offset", record.topic(),
-          record.partition(), record.offset(), context.taskId(), exception);
+      LOG.error(
+          "Failing the stream thread on {}-{}@{} (task {}): the record may still be readable; "
+              + "a replaced thread resumes from the committed offset",
+          record.topic(),
+          record.partition(),
+          record.offset(),
+          context.taskId(),
+          exception);
       return Response.fail();
     }
     List<ProducerRecord<byte[], byte[]>> dlq =
-        deadLetterTopic == null ? List.of() : List.of(deadLetter(context, record, exception, claim));
-    LOG.warn("{} {}-{}@{} (task {}): {}{}", continueOnFinal ? "Skipping" : "Failing on",
-        record.topic(), record.partition(), record.offset(), context.taskId(), claim.getMessage(),
+        deadLetterTopic == null
+            ? List.of()
+            : List.of(deadLetter(context, record, exception, claim));
+    LOG.warn(
+        "{} {}-{}@{} (task {}): {}{}",
+        continueOnFinal ? "Skipping" : "Failing on",
+        record.topic(),
+        record.partition(),
+        record.offset(),
+        context.taskId(),
+        claim.getMessage(),
         deadLetterTopic == null ? "" : "; sent to " + deadLetterTopic);
     return continueOnFinal ? Response.resume(dlq) : Response.fail(dlq);
   }
@@ -84,10 +100,14 @@ public class ClaimCheckDeserializationExceptionHandler implements Deserializatio
     return null;
   }
 
-  private ProducerRecord<byte[], byte[]> deadLetter(ErrorHandlerContext context,
-      ConsumerRecord<byte[], byte[]> record, Exception exception, ClaimCheckException claim) {
-    ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(deadLetterTopic, null,
-        record.timestamp(), record.key(), record.value());
+  private ProducerRecord<byte[], byte[]> deadLetter(
+      ErrorHandlerContext context,
+      ConsumerRecord<byte[], byte[]> record,
+      Exception exception,
+      ClaimCheckException claim) {
+    ProducerRecord<byte[], byte[]> out =
+        new ProducerRecord<>(
+            deadLetterTopic, null, record.timestamp(), record.key(), record.value());
     Headers headers = out.headers();
     for (Header h : record.headers()) {
       headers.add(h);

@@ -22,22 +22,22 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Utils;
 
 /**
- * Redeems claim-check refs and hands the claimed bytes to an inner deserializer; anything else
- * goes to the inner deserializer untouched; thread-safe once configured.
+ * Redeems claim-check refs and hands the claimed bytes to an inner deserializer; anything else goes
+ * to the inner deserializer untouched; thread-safe once configured.
  *
  * <p>A record carries a ref when it has the {@link ClaimCheckHeaders} marker or, where no headers
  * are passed, when its bytes are an intact ref frame (magic and CRC). The ref is redeemed through
  * the process's shared reader, verified against its length and checksum, and decompressed.
  *
- * <p><b>Deadlines.</b> Each redeem's deadline comes from the poll budget: records deserialized
- * back to back share {@code max.poll.interval.ms × claimcheck.poll.budget.ratio}, and no redeem
- * waits longer than {@code claimcheck.read.deadline.ms}; see {@link PollBudget} for how a poll's
- * window is told from the next, and {@link ClaimCheckConsumerInterceptor} for exact windows.
+ * <p><b>Deadlines.</b> Each redeem's deadline comes from the poll budget: records deserialized back
+ * to back share {@code max.poll.interval.ms × claimcheck.poll.budget.ratio}, and no redeem waits
+ * longer than {@code claimcheck.read.deadline.ms}; see {@link PollBudget} for how a poll's window
+ * is told from the next, and {@link ClaimCheckConsumerInterceptor} for exact windows.
  *
- * <p><b>Failures</b> are {@link ClaimCheckException}s: {@code UNAVAILABLE} (retriable: the
- * consumer must not skip the record; seek back to it and poll again), {@code NOT_FOUND}, {@code
- * CORRUPT}, and {@code REFUSED} (a tenant outside {@code claimcheck.tenants.allowed}, or a marked
- * value that is not a valid ref). A {@code KafkaConsumer} wraps them in a {@code
+ * <p><b>Failures</b> are {@link ClaimCheckException}s: {@code UNAVAILABLE} (retriable: the consumer
+ * must not skip the record; seek back to it and poll again), {@code NOT_FOUND}, {@code CORRUPT},
+ * and {@code REFUSED} (a tenant outside {@code claimcheck.tenants.allowed}, or a marked value that
+ * is not a valid ref). A {@code KafkaConsumer} wraps them in a {@code
  * RecordDeserializationException}.
  */
 public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
@@ -51,10 +51,16 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile State<T> state;
 
-  private record State<T>(ClaimCheck claimCheck, Deserializer<T> inner, AutoCloseable owned,
-      boolean isKey, PollBudget budget) {}
+  private record State<T>(
+      ClaimCheck claimCheck,
+      Deserializer<T> inner,
+      AutoCloseable owned,
+      boolean isKey,
+      PollBudget budget) {}
 
-  /** A deserializer whose inner serde comes from {@code claimcheck.value.serde}/{@code key.serde}. */
+  /**
+   * A deserializer whose inner serde comes from {@code claimcheck.value.serde}/{@code key.serde}.
+   */
   public ClaimCheckDeserializer() {
     this(null);
   }
@@ -95,9 +101,13 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
       Handles.closeQuietly(owned, "inner serde");
       throw e;
     }
-    PollBudget budget = new PollBudget(ticker, serdeConfig.maxPollIntervalMs(),
-        config.getDouble(ClaimCheckConfig.POLL_BUDGET_RATIO), config.readDeadline().toNanos(),
-        PollBoundaries::epoch);
+    PollBudget budget =
+        new PollBudget(
+            ticker,
+            serdeConfig.maxPollIntervalMs(),
+            config.getDouble(ClaimCheckConfig.POLL_BUDGET_RATIO),
+            config.readDeadline().toNanos(),
+            PollBoundaries::epoch);
     State<T> previous = state;
     state = new State<>(cc, inner, owned, isKey, budget);
     if (previous != null) { // configured again: drop the old handles, keep a given inner
@@ -150,9 +160,14 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
     try {
       return RefCodec.decode(data);
     } catch (MalformedRefException e) {
-      throw count(new ClaimCheckException(ClaimCheckException.Reason.REFUSED,
-          "a " + (s.isKey ? "key" : "value") + " marked as a claim-check ref is not one: "
-              + e.getMessage(), e));
+      throw count(
+          new ClaimCheckException(
+              ClaimCheckException.Reason.REFUSED,
+              "a "
+                  + (s.isKey ? "key" : "value")
+                  + " marked as a claim-check ref is not one: "
+                  + e.getMessage(),
+              e));
     }
   }
 
@@ -186,8 +201,10 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
   }
 
   private static ClaimCheckException unavailable(ClaimRef ref, String why, Throwable cause) {
-    return new ClaimCheckException(ClaimCheckException.Reason.UNAVAILABLE,
-        "claim " + ref.tenant().value() + "/" + ref.claimId() + ": " + why, cause);
+    return new ClaimCheckException(
+        ClaimCheckException.Reason.UNAVAILABLE,
+        "claim " + ref.tenant().value() + "/" + ref.claimId() + ": " + why,
+        cause);
   }
 
   private ClaimCheckException count(ClaimCheckException e) {
@@ -198,7 +215,8 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
   private State<T> configured() {
     State<T> s = state;
     if (s == null) {
-      throw new IllegalStateException("ClaimCheckDeserializer is not configured: call configure() first");
+      throw new IllegalStateException(
+          "ClaimCheckDeserializer is not configured: call configure() first");
     }
     if (closed.get()) {
       throw new IllegalStateException("ClaimCheckDeserializer is closed");

@@ -63,12 +63,26 @@ public final class ClaimCheckSerdeConfig {
   }
 
   private static ConfigDef serdeKeys(ConfigDef def) {
-    return def
-        .define(VALUE_SERDE, Type.CLASS, Serdes.ByteArraySerde.class, serdeClass(), HIGH,
+    return def.define(
+            VALUE_SERDE,
+            Type.CLASS,
+            Serdes.ByteArraySerde.class,
+            serdeClass(),
+            HIGH,
             "The Serde that turns values into bytes before check-in and back after redeem.")
-        .define(KEY_SERDE, Type.CLASS, Serdes.ByteArraySerde.class, serdeClass(), HIGH,
+        .define(
+            KEY_SERDE,
+            Type.CLASS,
+            Serdes.ByteArraySerde.class,
+            serdeClass(),
+            HIGH,
             "The Serde that turns keys into bytes before check-in and back after redeem.")
-        .define(STREAMS_FINAL_FAILURE, Type.STRING, null, finalFailure(), MEDIUM,
+        .define(
+            STREAMS_FINAL_FAILURE,
+            Type.STRING,
+            null,
+            finalFailure(),
+            MEDIUM,
             "continue or fail: what the Streams deserialization exception handler does with a "
                 + "record whose claim is gone, corrupt or refused. Unset: continue when "
                 + "errors.dead.letter.queue.topic.name is set (the record goes there), else fail.");
@@ -77,7 +91,8 @@ public final class ClaimCheckSerdeConfig {
   private static ConfigDef.Validator serdeClass() {
     return (name, value) -> {
       if (value != null && !Serde.class.isAssignableFrom((Class<?>) value)) {
-        throw new ConfigException(name, ((Class<?>) value).getName(), "not a " + Serde.class.getName());
+        throw new ConfigException(
+            name, ((Class<?>) value).getName(), "not a " + Serde.class.getName());
       }
     };
   }
@@ -94,12 +109,16 @@ public final class ClaimCheckSerdeConfig {
   }
 
   /**
-   * Reads {@code max.poll.interval.ms} as Kafka Streams resolves it for its main consumer
-   * ({@code main.consumer.} over {@code consumer.} over unprefixed), else the consumer default.
+   * Reads {@code max.poll.interval.ms} as Kafka Streams resolves it for its main consumer ({@code
+   * main.consumer.} over {@code consumer.} over unprefixed), else the consumer default.
    */
   private static long maxPollInterval(Map<String, ?> originals) {
-    for (String key : new String[] {
-        "main.consumer." + MAX_POLL_INTERVAL_MS, "consumer." + MAX_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS}) {
+    for (String key :
+        new String[] {
+          "main.consumer." + MAX_POLL_INTERVAL_MS,
+          "consumer." + MAX_POLL_INTERVAL_MS,
+          MAX_POLL_INTERVAL_MS
+        }) {
       Object v = originals.get(key);
       if (v != null) {
         long ms;
@@ -124,8 +143,8 @@ public final class ClaimCheckSerdeConfig {
   }
 
   /**
-   * Whether the Streams handler continues past a final failure: the configured choice, else
-   * whether a dead-letter queue is configured.
+   * Whether the Streams handler continues past a final failure: the configured choice, else whether
+   * a dead-letter queue is configured.
    */
   public boolean continueOnFinalFailure(boolean deadLetterQueueConfigured) {
     String v = (String) values.get(STREAMS_FINAL_FAILURE);

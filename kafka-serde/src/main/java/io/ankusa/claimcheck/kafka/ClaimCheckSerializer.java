@@ -25,15 +25,15 @@ import org.apache.kafka.common.serialization.Serializer;
  * <ul>
  *   <li>At or above the threshold the inner bytes are checked in through the failover writer, the
  *       ref is returned only once a store durably holds them, and the record gets the {@link
- *       ClaimCheckHeaders} marker. Without headers ({@link #serialize(String, Object)}) the ref
- *       is returned unmarked and a deserializer recognises it by its magic and CRC.
+ *       ClaimCheckHeaders} marker. Without headers ({@link #serialize(String, Object)}) the ref is
+ *       returned unmarked and a deserializer recognises it by its magic and CRC.
  *   <li>Below it, the inner bytes are returned as they are (the same array: no copy, no prefix) and
  *       a stale marker (Kafka Streams forwards input headers) is removed.
  *   <li>Keys stay inline unless {@code claimcheck.keys.enabled=true}; then a key's pack id comes
  *       from its content, so one key always yields the same ref and partitioning and compaction
  *       keep working.
- *   <li>A failed check-in throws {@link ClaimCheckException} ({@code UNAVAILABLE}) within the
- *       write deadline (the largest {@code claimcheck.store.op.deadline.ms}).
+ *   <li>A failed check-in throws {@link ClaimCheckException} ({@code UNAVAILABLE}) within the write
+ *       deadline (the largest {@code claimcheck.store.op.deadline.ms}).
  * </ul>
  */
 public class ClaimCheckSerializer<T> implements Serializer<T>, Monitorable {
@@ -43,8 +43,13 @@ public class ClaimCheckSerializer<T> implements Serializer<T>, Monitorable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile State<T> state;
 
-  private record State<T>(ClaimCheck claimCheck, Serializer<T> inner, AutoCloseable owned,
-      boolean isKey, int threshold, boolean claimKeys) {}
+  private record State<T>(
+      ClaimCheck claimCheck,
+      Serializer<T> inner,
+      AutoCloseable owned,
+      boolean isKey,
+      int threshold,
+      boolean claimKeys) {}
 
   /** A serializer whose inner serde comes from {@code claimcheck.value.serde}/{@code key.serde}. */
   public ClaimCheckSerializer() {
@@ -82,8 +87,14 @@ public class ClaimCheckSerializer<T> implements Serializer<T>, Monitorable {
       throw e;
     }
     State<T> previous = state;
-    state = new State<>(cc, inner, owned, isKey, config.getInt(ClaimCheckConfig.THRESHOLD_BYTES),
-        config.getBoolean(ClaimCheckConfig.KEYS_ENABLED));
+    state =
+        new State<>(
+            cc,
+            inner,
+            owned,
+            isKey,
+            config.getInt(ClaimCheckConfig.THRESHOLD_BYTES),
+            config.getBoolean(ClaimCheckConfig.KEYS_ENABLED));
     if (previous != null) { // configured again: drop the old handles, keep a given inner
       previous.claimCheck.close();
       if (previous.owned != owned) {
@@ -126,7 +137,8 @@ public class ClaimCheckSerializer<T> implements Serializer<T>, Monitorable {
   private State<T> configured() {
     State<T> s = state;
     if (s == null) {
-      throw new IllegalStateException("ClaimCheckSerializer is not configured: call configure() first");
+      throw new IllegalStateException(
+          "ClaimCheckSerializer is not configured: call configure() first");
     }
     if (closed.get()) {
       throw new IllegalStateException("ClaimCheckSerializer is closed");

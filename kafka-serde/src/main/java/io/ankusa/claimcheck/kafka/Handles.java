@@ -14,7 +14,8 @@ final class Handles {
 
   /** Instantiates and configures the configured inner serde for keys or values. */
   @SuppressWarnings("unchecked")
-  static <T> Serde<T> innerSerde(ClaimCheckSerdeConfig config, Map<String, ?> configs, boolean isKey) {
+  static <T> Serde<T> innerSerde(
+      ClaimCheckSerdeConfig config, Map<String, ?> configs, boolean isKey) {
     Serde<T> serde = (Serde<T>) Utils.newInstance(config.serdeClass(isKey));
     serde.configure(configs, isKey);
     return serde;

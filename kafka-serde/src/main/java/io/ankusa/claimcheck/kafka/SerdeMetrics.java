@@ -59,19 +59,37 @@ final class SerdeMetrics {
 
   /** Registers the counts with the client's plugin metrics. */
   void bind(PluginMetrics metrics) {
-    add(metrics, "claimcheck-claimed-total", "Records whose bytes were " + what + ".",
-        new LinkedHashMap<>(), claimed);
-    add(metrics, "claimcheck-inline-total", "Records passed through inline, untouched.",
-        new LinkedHashMap<>(), inline);
+    add(
+        metrics,
+        "claimcheck-claimed-total",
+        "Records whose bytes were " + what + ".",
+        new LinkedHashMap<>(),
+        claimed);
+    add(
+        metrics,
+        "claimcheck-inline-total",
+        "Records passed through inline, untouched.",
+        new LinkedHashMap<>(),
+        inline);
     for (Map.Entry<ClaimCheckException.Reason, LongAdder> e : failed.entrySet()) {
       LinkedHashMap<String, String> tags = new LinkedHashMap<>();
       tags.put("reason", e.getKey().name().toLowerCase(Locale.ROOT));
-      add(metrics, "claimcheck-failed-total", "Records that failed, by reason.", tags, e.getValue());
+      add(
+          metrics,
+          "claimcheck-failed-total",
+          "Records that failed, by reason.",
+          tags,
+          e.getValue());
     }
   }
 
-  private static void add(PluginMetrics metrics, String name, String doc,
-      LinkedHashMap<String, String> tags, LongAdder counter) {
-    metrics.addMetric(metrics.metricName(name, doc, tags), (Measurable) (config, now) -> counter.sum());
+  private static void add(
+      PluginMetrics metrics,
+      String name,
+      String doc,
+      LinkedHashMap<String, String> tags,
+      LongAdder counter) {
+    metrics.addMetric(
+        metrics.metricName(name, doc, tags), (Measurable) (config, now) -> counter.sum());
   }
 }

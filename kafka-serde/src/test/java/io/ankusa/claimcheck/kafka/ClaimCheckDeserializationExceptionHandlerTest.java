@@ -33,23 +33,70 @@ class ClaimCheckDeserializationExceptionHandlerTest {
 
   private ConsumerRecord<byte[], byte[]> record() {
     ClaimCheckHeaders.mark(headers, false);
-    return new ConsumerRecord<>("in", 3, 42L, 1234L, TimestampType.CREATE_TIME, KEY.length,
-        REF.length, KEY, REF, headers, java.util.Optional.empty());
+    return new ConsumerRecord<>(
+        "in",
+        3,
+        42L,
+        1234L,
+        TimestampType.CREATE_TIME,
+        KEY.length,
+        REF.length,
+        KEY,
+        REF,
+        headers,
+        java.util.Optional.empty());
   }
 
-  private final ErrorHandlerContext context = new ErrorHandlerContext() {
-    @Override public String topic() { return "in"; }
-    @Override public int partition() { return 3; }
-    @Override public long offset() { return 42L; }
-    @Override public Headers headers() { return headers; }
-    @Override public String processorNodeId() { return "source"; }
-    @Override public TaskId taskId() { return new TaskId(0, 3); }
-    @Override public long timestamp() { return 1234L; }
-    @Override public byte[] sourceRawKey() { return KEY; }
-    @Override public byte[] sourceRawValue() { return REF; }
-  };
+  private final ErrorHandlerContext context =
+      new ErrorHandlerContext() {
+        @Override
+        public String topic() {
+          return "in";
+        }
 
-  private static ClaimCheckDeserializationExceptionHandler handler(String dlq, String finalFailure) {
+        @Override
+        public int partition() {
+          return 3;
+        }
+
+        @Override
+        public long offset() {
+          return 42L;
+        }
+
+        @Override
+        public Headers headers() {
+          return headers;
+        }
+
+        @Override
+        public String processorNodeId() {
+          return "source";
+        }
+
+        @Override
+        public TaskId taskId() {
+          return new TaskId(0, 3);
+        }
+
+        @Override
+        public long timestamp() {
+          return 1234L;
+        }
+
+        @Override
+        public byte[] sourceRawKey() {
+          return KEY;
+        }
+
+        @Override
+        public byte[] sourceRawValue() {
+          return REF;
+        }
+      };
+
+  private static ClaimCheckDeserializationExceptionHandler handler(
+      String dlq, String finalFailure) {
     Map<String, Object> m = new HashMap<>();
     if (dlq != null) {
       m.put("errors.dead.letter.queue.topic.name", dlq);
@@ -91,7 +138,9 @@ class ClaimCheckDeserializationExceptionHandlerTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Reason.class, names = {"NOT_FOUND", "CORRUPT", "REFUSED"})
+  @EnumSource(
+      value = Reason.class,
+      names = {"NOT_FOUND", "CORRUPT", "REFUSED"})
   void finalFailuresGoToTheDeadLetterQueueAndContinue(Reason reason) {
     Response r = handle(handler("dlq", null), failure(reason));
     assertThat(r.result()).isEqualTo(Result.RESUME);
@@ -101,7 +150,8 @@ class ClaimCheckDeserializationExceptionHandlerTest {
     assertThat(dead.key()).isEqualTo(KEY);
     assertThat(dead.value()).isEqualTo(REF);
     assertThat(dead.timestamp()).isEqualTo(1234L);
-    assertThat(header(dead, ClaimCheckDeserializationExceptionHandler.REASON_HEADER)).isEqualTo(reason.name());
+    assertThat(header(dead, ClaimCheckDeserializationExceptionHandler.REASON_HEADER))
+        .isEqualTo(reason.name());
     assertThat(header(dead, "__streams.errors.topic")).isEqualTo("in");
     assertThat(header(dead, "__streams.errors.partition")).isEqualTo("3");
     assertThat(header(dead, "__streams.errors.offset")).isEqualTo("42");
@@ -110,7 +160,9 @@ class ClaimCheckDeserializationExceptionHandlerTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Reason.class, names = {"NOT_FOUND", "CORRUPT", "REFUSED"})
+  @EnumSource(
+      value = Reason.class,
+      names = {"NOT_FOUND", "CORRUPT", "REFUSED"})
   void finalFailuresWithoutADeadLetterQueueFailByDefault(Reason reason) {
     assertThat(handle(handler(null, null), failure(reason)).result()).isEqualTo(Result.FAIL);
   }

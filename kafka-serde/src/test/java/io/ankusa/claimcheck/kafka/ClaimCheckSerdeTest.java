@@ -193,8 +193,11 @@ class ClaimCheckSerdeTest {
     byte[] out = serde.serializer().serialize(TOPIC, h, big);
     assertThat(RefCodec.isRef(out)).isTrue();
     assertThat(serde.deserializer().deserialize(TOPIC, h, out)).isEqualTo(big);
-    assertThat(serde.deserializer().deserialize(TOPIC, new RecordHeaders(),
-        "small".getBytes(StandardCharsets.UTF_8))).isEqualTo("small");
+    assertThat(
+            serde
+                .deserializer()
+                .deserialize(TOPIC, new RecordHeaders(), "small".getBytes(StandardCharsets.UTF_8)))
+        .isEqualTo("small");
   }
 
   @Test
@@ -203,7 +206,8 @@ class ClaimCheckSerdeTest {
     serde.configure(config(), false);
     Headers h = new RecordHeaders();
     String big = "y".repeat(300);
-    assertThat(serde.deserializer().deserialize(TOPIC, h, serde.serializer().serialize(TOPIC, h, big)))
+    assertThat(
+            serde.deserializer().deserialize(TOPIC, h, serde.serializer().serialize(TOPIC, h, big)))
         .isEqualTo(big);
   }
 
@@ -234,15 +238,18 @@ class ClaimCheckSerdeTest {
   void aMarkedValueThatIsNoRefAtAllIsRefused() {
     Headers h = new RecordHeaders();
     ClaimCheckHeaders.mark(h, false);
-    assertThat(failure(deserializer(config(), false), h, "plain".getBytes(StandardCharsets.UTF_8))
-        .reason()).isEqualTo(Reason.REFUSED);
+    assertThat(
+            failure(deserializer(config(), false), h, "plain".getBytes(StandardCharsets.UTF_8))
+                .reason())
+        .isEqualTo(Reason.REFUSED);
   }
 
   @Test
   void deletedClaimIsNotFound() {
     byte[] ref = serializer(config(), false).serialize(TOPIC, random(1000, 10));
     memory().clearObjects();
-    assertThat(failure(deserializer(config(), false), null, ref).reason()).isEqualTo(Reason.NOT_FOUND);
+    assertThat(failure(deserializer(config(), false), null, ref).reason())
+        .isEqualTo(Reason.NOT_FOUND);
   }
 
   @Test
@@ -264,7 +271,8 @@ class ClaimCheckSerdeTest {
     pack[(int) ref.offset() + 7] ^= 0x40;
     memory().clearObjects();
     memory().putIfAbsent(key, pack, Duration.ofSeconds(1)).join();
-    assertThat(failure(deserializer(config(), false), null, refBytes).reason()).isEqualTo(Reason.CORRUPT);
+    assertThat(failure(deserializer(config(), false), null, refBytes).reason())
+        .isEqualTo(Reason.CORRUPT);
   }
 
   @Test
@@ -272,39 +280,45 @@ class ClaimCheckSerdeTest {
     ClaimCheckSerializer<byte[]> s = serializer(config(), false);
     memory().failAlways(MemoryStore.Op.PUT, Kind.UNAVAILABLE);
     assertThatThrownBy(() -> s.serialize(TOPIC, new RecordHeaders(), random(1000, 13)))
-        .isInstanceOfSatisfying(ClaimCheckException.class, e -> {
-          assertThat(e.reason()).isEqualTo(Reason.UNAVAILABLE);
-          assertThat(e.getMessage()).contains("acme").contains("store 0");
-        });
+        .isInstanceOfSatisfying(
+            ClaimCheckException.class,
+            e -> {
+              assertThat(e.reason()).isEqualTo(Reason.UNAVAILABLE);
+              assertThat(e.getMessage()).contains("acme").contains("store 0");
+            });
     assertThat(s.metrics().failedCount(Reason.UNAVAILABLE)).isEqualTo(1);
     byte[] small = random(5, 14);
-    assertThat(s.serialize(TOPIC, new RecordHeaders(), small)).isSameAs(small); // inline still works
+    assertThat(s.serialize(TOPIC, new RecordHeaders(), small))
+        .isSameAs(small); // inline still works
   }
 
   @ParameterizedTest
   @CsvSource({
-      "claimcheck.threshold.bytes, -1",
-      "claimcheck.poll.budget.ratio, 2",
-      "claimcheck.value.serde, java.lang.String",
-      "claimcheck.value.serde, no.such.SerdeClass",
-      "claimcheck.key.serde, java.lang.Object",
-      "claimcheck.streams.final.failure, maybe",
-      "max.poll.interval.ms, soon",
-      "claimcheck.stores, ftp://nope",
+    "claimcheck.threshold.bytes, -1",
+    "claimcheck.poll.budget.ratio, 2",
+    "claimcheck.value.serde, java.lang.String",
+    "claimcheck.value.serde, no.such.SerdeClass",
+    "claimcheck.key.serde, java.lang.Object",
+    "claimcheck.streams.final.failure, maybe",
+    "max.poll.interval.ms, soon",
+    "claimcheck.stores, ftp://nope",
   })
   void badConfigNamesTheKey(String key, String value) {
     Map<String, Object> m = config();
     m.put(key, value);
     assertThatThrownBy(() -> new ClaimCheckSerializer<byte[]>().configure(m, false))
-        .isInstanceOf(ConfigException.class).hasMessageContaining(key);
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(key);
     assertThatThrownBy(() -> new ClaimCheckDeserializer<byte[]>().configure(m, false))
-        .isInstanceOf(ConfigException.class).hasMessageContaining(key);
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(key);
   }
 
   @Test
   void missingStoresNamesTheKey() {
     assertThatThrownBy(() -> new ClaimCheckSerde<byte[]>().configure(Map.of(), false))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("claimcheck.stores");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("claimcheck.stores");
   }
 
   @Test
@@ -327,20 +341,22 @@ class ClaimCheckSerdeTest {
   @Test
   void usingAnUnconfiguredSerializerIsAClearError() {
     assertThatThrownBy(() -> new ClaimCheckSerializer<byte[]>().serialize(TOPIC, new byte[1]))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("configure");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("configure");
   }
 
   @Test
   void pollBudgetSpentFailsTheNextRedeemAtOnceWithoutAStoreRequest() {
     DrivenTicker ticker = new DrivenTicker();
     // The inner deserializer takes 300 ms of driven time per record; the budget is 500 ms.
-    ByteArrayDeserializer slow = new ByteArrayDeserializer() {
-      @Override
-      public byte[] deserialize(String topic, byte[] data) {
-        ticker.advance(Duration.ofMillis(300));
-        return data;
-      }
-    };
+    ByteArrayDeserializer slow =
+        new ByteArrayDeserializer() {
+          @Override
+          public byte[] deserialize(String topic, byte[] data) {
+            ticker.advance(Duration.ofMillis(300));
+            return data;
+          }
+        };
     ClaimCheckDeserializer<byte[]> d = track(new ClaimCheckDeserializer<>(slow, ticker));
     Map<String, Object> m = config();
     m.put("max.poll.interval.ms", 1000);
@@ -361,7 +377,8 @@ class ClaimCheckSerdeTest {
   @Test
   void pluginMetricsShowTheCounts() throws Exception {
     try (Metrics metrics = new Metrics();
-        PluginMetricsImpl plugin = new PluginMetricsImpl(metrics, Map.of("config", "value.serializer"))) {
+        PluginMetricsImpl plugin =
+            new PluginMetricsImpl(metrics, Map.of("config", "value.serializer"))) {
       ClaimCheckSerializer<byte[]> s = serializer(config(), false);
       s.withPluginMetrics(plugin);
       s.serialize(TOPIC, random(10, 30));
@@ -369,15 +386,19 @@ class ClaimCheckSerdeTest {
       s.serialize(TOPIC, random(1000, 32));
       assertThat(value(metrics, "claimcheck-inline-total", Map.of())).isEqualTo(2.0);
       assertThat(value(metrics, "claimcheck-claimed-total", Map.of())).isEqualTo(1.0);
-      assertThat(value(metrics, "claimcheck-failed-total", Map.of("reason", "unavailable"))).isEqualTo(0.0);
+      assertThat(value(metrics, "claimcheck-failed-total", Map.of("reason", "unavailable")))
+          .isEqualTo(0.0);
     }
   }
 
   private static double value(Metrics metrics, String name, Map<String, String> extraTags) {
     return metrics.metrics().entrySet().stream()
-        .filter(e -> e.getKey().name().equals(name)
-            && e.getKey().tags().entrySet().containsAll(extraTags.entrySet()))
+        .filter(
+            e ->
+                e.getKey().name().equals(name)
+                    && e.getKey().tags().entrySet().containsAll(extraTags.entrySet()))
         .map(e -> (Double) e.getValue().metricValue())
-        .findFirst().orElseThrow(() -> new AssertionError("no metric " + name + " " + extraTags));
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no metric " + name + " " + extraTags));
   }
 }

@@ -50,7 +50,8 @@ class PollBudgetIT {
     Servers.kafka().createTopic(topic, 1);
     Map<String, Object> cc = Servers.oneStore(proxy, bucket);
     cc.put("claimcheck.threshold.bytes", "1000");
-    // Store and read deadlines both longer than max.poll.interval.ms: only the budget saves the member.
+    // Store and read deadlines both longer than max.poll.interval.ms: only the budget saves the
+    // member.
     cc.put("claimcheck.store.op.deadline.ms", "20000");
     cc.put("claimcheck.read.deadline.ms", "30000");
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Servers.producer(cc))) {
@@ -65,15 +66,17 @@ class PollBudgetIT {
     config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
     AtomicInteger revoked = new AtomicInteger();
     try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config)) {
-      consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
-        @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-          revoked.addAndGet(partitions.size());
-        }
+      consumer.subscribe(
+          List.of(topic),
+          new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+              revoked.addAndGet(partitions.size());
+            }
 
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
-      });
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {}
+          });
       proxy.inject(Fault.hang(Duration.ofSeconds(60)), "GET");
       List<String> got = new ArrayList<>();
       RecordDeserializationException failed = null;
@@ -104,7 +107,9 @@ class PollBudgetIT {
           failed = e;
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        assertThat(took).as("poll %d: %s", polls, failed.getCause()).isLessThan(Duration.ofMillis(6_500));
+        assertThat(took)
+            .as("poll %d: %s", polls, failed.getCause())
+            .isLessThan(Duration.ofMillis(6_500));
         assertThat(ClaimCheckDeserializationExceptionHandler.claimFailure(failed).reason())
             .isEqualTo(Reason.UNAVAILABLE);
         assertThat(failed.offset()).isEqualTo(1);

@@ -38,7 +38,9 @@ class PollBudgetTest {
     spend(3_500);
     b.end(false);
     long deadline = b.begin();
-    assertThat(deadline).isEqualTo(start + 5_000 * MS).isLessThan(ticker.read()); // spent: fail at once
+    assertThat(deadline)
+        .isEqualTo(start + 5_000 * MS)
+        .isLessThan(ticker.read()); // spent: fail at once
   }
 
   @Test

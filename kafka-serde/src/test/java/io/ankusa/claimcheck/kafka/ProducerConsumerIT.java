@@ -40,8 +40,21 @@ class ProducerConsumerIT {
   void mixedSizesArriveByteIdenticalAndSmallValuesNeverTouchTheStore() {
     String topic = Servers.unique("pc");
     Servers.kafka().createTopic(topic, 1);
-    int[] sizes = {1, 10, 1000, 65_536, THRESHOLD - 1, THRESHOLD, THRESHOLD + 1, 700_000, MIB,
-        5 * MIB, 20 * MIB, 2, 100_000};
+    int[] sizes = {
+      1,
+      10,
+      1000,
+      65_536,
+      THRESHOLD - 1,
+      THRESHOLD,
+      THRESHOLD + 1,
+      700_000,
+      MIB,
+      5 * MIB,
+      20 * MIB,
+      2,
+      100_000
+    };
     Map<String, Object> cc = Servers.oneStore(proxy, bucket);
     proxy.resetCounts();
     int large = 0;
@@ -52,37 +65,45 @@ class ProducerConsumerIT {
       }
       producer.flush();
       assertThat(pluginMetric(producer.metrics(), "claimcheck-claimed-total")).isEqualTo(large);
-      assertThat(pluginMetric(producer.metrics(), "claimcheck-inline-total")).isEqualTo(sizes.length - large);
+      assertThat(pluginMetric(producer.metrics(), "claimcheck-inline-total"))
+          .isEqualTo(sizes.length - large);
     }
     assertThat(proxy.requestCount("PUT")).isEqualTo(large);
 
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(Servers.consumer(cc, Servers.unique("g")))) {
       consumer.subscribe(List.of(topic));
-      List<ConsumerRecord<String, byte[]>> got = Servers.pollAll(consumer, sizes.length, Duration.ofSeconds(60));
+      List<ConsumerRecord<String, byte[]>> got =
+          Servers.pollAll(consumer, sizes.length, Duration.ofSeconds(60));
       assertThat(got).hasSize(sizes.length);
       for (int i = 0; i < sizes.length; i++) {
         ConsumerRecord<String, byte[]> r = got.get(i);
         assertThat(r.key()).isEqualTo("k" + i);
-        assertThat(r.value()).as("value %d (%d bytes)", i, sizes[i]).isEqualTo(Servers.payload(sizes[i], i));
+        assertThat(r.value())
+            .as("value %d (%d bytes)", i, sizes[i])
+            .isEqualTo(Servers.payload(sizes[i], i));
         assertThat(r.headers().lastHeader(ClaimCheckHeaders.VALUE_MARKER) != null)
-            .as("marker on value %d", i).isEqualTo(sizes[i] >= THRESHOLD);
+            .as("marker on value %d", i)
+            .isEqualTo(sizes[i] >= THRESHOLD);
       }
       assertThat(pluginMetric(consumer.metrics(), "claimcheck-claimed-total")).isEqualTo(large);
     }
     // Only check-ins and redeems reached the store: one PUT and at most one GET per large value.
     assertThat(proxy.requestCount("PUT")).isEqualTo(large);
     assertThat(proxy.requestCount("GET")).isBetween(1L, (long) large);
-    assertThat(proxy.requestCount("HEAD") + proxy.requestCount("POST") + proxy.requestCount("DELETE")).isZero();
+    assertThat(
+            proxy.requestCount("HEAD") + proxy.requestCount("POST") + proxy.requestCount("DELETE"))
+        .isZero();
   }
 
   private static double pluginMetric(Map<MetricName, ? extends Metric> metrics, String name) {
     Map<String, Double> found = new TreeMap<>();
-    metrics.forEach((k, v) -> {
-      if (k.name().equals(name)) {
-        found.put(k.tags().toString(), (Double) v.metricValue());
-      }
-    });
+    metrics.forEach(
+        (k, v) -> {
+          if (k.name().equals(name)) {
+            found.put(k.tags().toString(), (Double) v.metricValue());
+          }
+        });
     assertThat(found).as("plugin metric %s", name).hasSize(1);
     return found.values().iterator().next();
   }

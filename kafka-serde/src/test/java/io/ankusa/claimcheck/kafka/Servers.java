@@ -85,7 +85,8 @@ final class Servers {
   }
 
   /** Polls until {@code n} records arrived or {@code timeout} passed. */
-  static <K, V> List<ConsumerRecord<K, V>> pollAll(KafkaConsumer<K, V> consumer, int n, Duration timeout) {
+  static <K, V> List<ConsumerRecord<K, V>> pollAll(
+      KafkaConsumer<K, V> consumer, int n, Duration timeout) {
     List<ConsumerRecord<K, V>> out = new ArrayList<>();
     long end = System.nanoTime() + timeout.toNanos();
     while (out.size() < n && System.nanoTime() < end) {

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** A share-group consumer takes the claim-check deserializer by class name, with no special case. */
+/**
+ * A share-group consumer takes the claim-check deserializer by class name, with no special case.
+ */
 class ShareConsumerIT {
 
   private static FaultProxy proxy;
@@ -43,10 +45,18 @@ class ShareConsumerIT {
     String topic = Servers.unique("share");
     String group = Servers.unique("sg");
     Servers.kafka().createTopic(topic, 1);
-    try (Admin admin = Admin.create(Map.of("bootstrap.servers", Servers.kafka().bootstrapServers()))) {
-      admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, group),
-          List.of(new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"),
-              AlterConfigOp.OpType.SET)))).all().get();
+    try (Admin admin =
+        Admin.create(Map.of("bootstrap.servers", Servers.kafka().bootstrapServers()))) {
+      admin
+          .incrementalAlterConfigs(
+              Map.of(
+                  new ConfigResource(ConfigResource.Type.GROUP, group),
+                  List.of(
+                      new AlterConfigOp(
+                          new ConfigEntry("share.auto.offset.reset", "earliest"),
+                          AlterConfigOp.OpType.SET))))
+          .all()
+          .get();
     }
     Map<String, Object> cc = Servers.oneStore(proxy, bucket);
     int[] sizes = {3, 300_000, 10, 1 << 20};
@@ -60,7 +70,8 @@ class ShareConsumerIT {
     config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, Servers.kafka().bootstrapServers());
     config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
     config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ClaimCheckDeserializer.class.getName());
+    config.put(
+        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ClaimCheckDeserializer.class.getName());
     Map<String, byte[]> got = new HashMap<>();
     try (KafkaShareConsumer<String, byte[]> consumer = new KafkaShareConsumer<>(config)) {
       consumer.subscribe(List.of(topic));

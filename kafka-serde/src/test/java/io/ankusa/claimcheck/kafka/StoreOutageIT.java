@@ -70,12 +70,16 @@ class StoreOutageIT {
       producer.flush();
     }
     assertThat(proxyB.requestCount("PUT")).isEqualTo(4);
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Servers.consumer(cc, Servers.unique("g")))) {
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(Servers.consumer(cc, Servers.unique("g")))) {
       consumer.subscribe(List.of(topic));
-      List<ConsumerRecord<String, byte[]>> got = Servers.pollAll(consumer, sizes.length, Duration.ofSeconds(60));
+      List<ConsumerRecord<String, byte[]>> got =
+          Servers.pollAll(consumer, sizes.length, Duration.ofSeconds(60));
       assertThat(got).hasSize(sizes.length);
       for (int i = 0; i < sizes.length; i++) {
-        assertThat(got.get(i).value()).as("value %d", i).isEqualTo(Servers.payload(sizes[i], 100 + i));
+        assertThat(got.get(i).value())
+            .as("value %d", i)
+            .isEqualTo(Servers.payload(sizes[i], 100 + i));
       }
     }
   }
@@ -86,14 +90,21 @@ class StoreOutageIT {
     proxyB.hang(Duration.ofSeconds(30)); // one refuses connections, the other never answers
     String topic = Servers.unique("out");
     Servers.kafka().createTopic(topic, 1);
-    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Servers.producer(twoStores(1500)))) {
+    try (KafkaProducer<String, byte[]> producer =
+        new KafkaProducer<>(Servers.producer(twoStores(1500)))) {
       long start = System.nanoTime();
-      assertThatThrownBy(() -> producer.send(new ProducerRecord<>(topic, "k", Servers.payload(LARGE, 1))))
-          .isInstanceOfSatisfying(ClaimCheckException.class, e -> {
-            assertThat(e.reason()).isEqualTo(Reason.UNAVAILABLE);
-            assertThat(e.getMessage()).contains("store 0").contains("store 1").contains("it")
-                .doesNotContain(Servers.s3().secretKey());
-          });
+      assertThatThrownBy(
+              () -> producer.send(new ProducerRecord<>(topic, "k", Servers.payload(LARGE, 1))))
+          .isInstanceOfSatisfying(
+              ClaimCheckException.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo(Reason.UNAVAILABLE);
+                assertThat(e.getMessage())
+                    .contains("store 0")
+                    .contains("store 1")
+                    .contains("it")
+                    .doesNotContain(Servers.s3().secretKey());
+              });
       Duration took = Duration.ofNanos(System.nanoTime() - start);
       assertThat(took).isLessThan(Duration.ofMillis(1500 + 1000 + 500)); // write deadline + grace
       // Small values still go through: they never needed a store.
@@ -117,7 +128,8 @@ class StoreOutageIT {
     }
     proxyA.down();
     TopicPartition tp = new TopicPartition(topic, 0);
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Servers.consumer(cc, Servers.unique("g")))) {
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(Servers.consumer(cc, Servers.unique("g")))) {
       consumer.assign(List.of(tp));
       List<String> keys = new ArrayList<>();
       RecordDeserializationException failed = null;
@@ -140,7 +152,8 @@ class StoreOutageIT {
       assertThat(keys).containsExactly("before");
       proxyA.up();
       consumer.seek(tp, failed.offset());
-      List<ConsumerRecord<String, byte[]>> rest = Servers.pollAll(consumer, 2, Duration.ofSeconds(30));
+      List<ConsumerRecord<String, byte[]>> rest =
+          Servers.pollAll(consumer, 2, Duration.ofSeconds(30));
       assertThat(rest).extracting(ConsumerRecord::key).containsExactly("big", "after");
       assertThat(rest.get(0).value()).isEqualTo(big);
     }

@@ -65,9 +65,11 @@ class StreamsIT {
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, Servers.kafka().bootstrapServers());
     p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
     p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, ClaimCheckSerde.class.getName());
-    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+    p.put(
+        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
         ClaimCheckDeserializationExceptionHandler.class.getName());
-    p.put(StreamsConfig.mainConsumerPrefix("interceptor.classes"),
+    p.put(
+        StreamsConfig.mainConsumerPrefix("interceptor.classes"),
         ClaimCheckConsumerInterceptor.class.getName());
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
@@ -121,7 +123,8 @@ class StreamsIT {
       producer.flush();
     }
     Map<String, byte[]> got = new HashMap<>();
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Servers.consumer(cc, Servers.unique("g")))) {
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(Servers.consumer(cc, Servers.unique("g")))) {
       consumer.subscribe(List.of(out));
       long end = System.nanoTime() + Duration.ofSeconds(90).toNanos();
       while (got.size() < sizes.length && System.nanoTime() < end) {
@@ -134,7 +137,8 @@ class StreamsIT {
     }
     assertThat(got).hasSize(sizes.length);
     for (int i = 0; i < sizes.length; i++) {
-      assertThat(got.get("k" + i + "-r")).as("value %d (%d bytes)", i, sizes[i])
+      assertThat(got.get("k" + i + "-r"))
+          .as("value %d (%d bytes)", i, sizes[i])
           .isEqualTo(reversed(Servers.payload(sizes[i], 900 + i)));
     }
     // Only the 5 large values reached the store: checked in by the producer, then again at each
@@ -165,11 +169,12 @@ class StreamsIT {
     AtomicInteger failures = new AtomicInteger();
     AtomicReference<Throwable> last = new AtomicReference<>();
     streams = new KafkaStreams(builder.build(config), config);
-    streams.setUncaughtExceptionHandler(e -> {
-      last.set(e);
-      failures.incrementAndGet();
-      return StreamThreadExceptionResponse.REPLACE_THREAD;
-    });
+    streams.setUncaughtExceptionHandler(
+        e -> {
+          last.set(e);
+          failures.incrementAndGet();
+          return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
     streams.start();
     long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (failures.get() == 0 && System.nanoTime() < end) {
@@ -179,11 +184,13 @@ class StreamsIT {
     assertThat(ClaimCheckDeserializationExceptionHandler.claimFailure(last.get()).reason())
         .isEqualTo(Reason.UNAVAILABLE);
 
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Servers.consumer(cc, Servers.unique("g")))) {
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(Servers.consumer(cc, Servers.unique("g")))) {
       consumer.subscribe(List.of(out));
       assertThat(Servers.pollAll(consumer, 1, Duration.ofSeconds(2))).isEmpty(); // not skipped
       proxy.up();
-      List<ConsumerRecord<String, byte[]>> got = Servers.pollAll(consumer, 1, Duration.ofSeconds(90));
+      List<ConsumerRecord<String, byte[]>> got =
+          Servers.pollAll(consumer, 1, Duration.ofSeconds(90));
       assertThat(got).hasSize(1);
       assertThat(got.get(0).key()).isEqualTo("big");
       assertThat(got.get(0).value()).isEqualTo(reversed(big));
