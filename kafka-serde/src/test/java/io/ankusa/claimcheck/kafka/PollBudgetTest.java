@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.junit.jupiter.api.Test;
 
 class PollBudgetTest {
@@ -114,5 +115,16 @@ class PollBudgetTest {
     assertThat(other).isEqualTo(ticker.read() + 5_000 * MS);
     b.end(false);
     assertThat(b.begin()).isEqualTo(start + 5_000 * MS);
+  }
+
+  @Test
+  void theInterceptorSignalsTheCallingThreadOnly() throws Exception {
+    ClaimCheckConsumerInterceptor<String, String> interceptor = new ClaimCheckConsumerInterceptor<>();
+    long mine = PollBoundaries.epoch();
+    ConsumerRecords<String, String> records = ConsumerRecords.empty();
+    assertThat(interceptor.onConsume(records)).isSameAs(records);
+    assertThat(PollBoundaries.epoch()).isEqualTo(mine + 1);
+    CompletableFuture.runAsync(() -> interceptor.onConsume(records)).get();
+    assertThat(PollBoundaries.epoch()).isEqualTo(mine + 1);
   }
 }
