@@ -5,13 +5,12 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
- * The marker headers a record carrying a ref gets, for tools and routing; thread-safe
- * (stateless).
+ * The marker headers a record carrying a ref gets, for tools and routing; thread-safe (stateless).
  *
  * <p>A record whose value is a ref carries {@link #VALUE_MARKER}; one whose key is a ref carries
  * {@link #KEY_MARKER}. The header's value is the ref format's version, as one ASCII digit. When a
- * record has headers, the marker is what tells a ref from an inline payload; only where no
- * headers are passed does a deserializer fall back to the ref's magic and CRC.
+ * record has headers, the marker is what tells a ref from an inline payload; only where no headers
+ * are passed does a deserializer fall back to the ref's magic and CRC.
  */
 public final class ClaimCheckHeaders {
 
@@ -21,7 +20,9 @@ public final class ClaimCheckHeaders {
   /** Marks a record whose key is a claim-check ref. */
   public static final String KEY_MARKER = "ankusa.claimcheck.key";
 
-  private static final byte[] VERSION = {(byte) ('0' + io.ankusa.claimcheck.ref.ClaimRef.CURRENT_VERSION)};
+  private static final byte[] VERSION = {
+    (byte) ('0' + io.ankusa.claimcheck.ref.ClaimRef.CURRENT_VERSION)
+  };
 
   private ClaimCheckHeaders() {}
 

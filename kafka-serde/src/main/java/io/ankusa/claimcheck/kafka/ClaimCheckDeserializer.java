@@ -1,0 +1,256 @@
+package io.ankusa.claimcheck.kafka;
+
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.MalformedRefException;
+import io.ankusa.claimcheck.ref.RefCodec;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.metrics.Monitorable;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * Redeems claim-check refs and hands the claimed bytes to an inner deserializer; anything else goes
+ * to the inner deserializer untouched; thread-safe once configured.
+ *
+ * <p>A record carries a ref when it has the {@link ClaimCheckHeaders} marker or, where no headers
+ * are passed, when its bytes are an intact ref frame (magic and CRC). The ref is redeemed through
+ * the process's shared reader, verified against its length and checksum, and decompressed.
+ *
+ * <p><b>Deadlines.</b> Each redeem's deadline comes from the poll budget: records deserialized back
+ * to back share {@code max.poll.interval.ms × claimcheck.poll.budget.ratio}, and no redeem waits
+ * longer than {@code claimcheck.read.deadline.ms}; see {@link PollBudget} for how a poll's window
+ * is told from the next, and {@link ClaimCheckConsumerInterceptor} for exact windows.
+ *
+ * <p><b>Failures</b> are {@link ClaimCheckException}s: {@code UNAVAILABLE} (retriable: the consumer
+ * must not skip the record; seek back to it and poll again), {@code NOT_FOUND}, {@code CORRUPT},
+ * and {@code REFUSED} (a tenant outside {@code claimcheck.tenants.allowed}, or a marked value that
+ * is not a valid ref). A {@code KafkaConsumer} wraps them in a {@code
+ * RecordDeserializationException}.
+ */
+public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
+
+  /** How long past a redeem's deadline to wait for the reader's own deadline answer. */
+  private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+  private final Deserializer<T> given;
+  private final Ticker ticker;
+  private final SerdeMetrics metrics = new SerdeMetrics("redeemed");
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile State<T> state;
+
+  private record State<T>(
+      ClaimCheck claimCheck,
+      Deserializer<T> inner,
+      AutoCloseable owned,
+      boolean isKey,
+      PollBudget budget) {}
+
+  /**
+   * A deserializer whose inner serde comes from {@code claimcheck.value.serde}/{@code key.serde}.
+   */
+  public ClaimCheckDeserializer() {
+    this(null);
+  }
+
+  /**
+   * A deserializer around {@code inner} (configured and closed with this one); the {@code
+   * claimcheck.*.serde} keys are then ignored.
+   */
+  public ClaimCheckDeserializer(Deserializer<T> inner) {
+    this(inner, Ticker.system());
+  }
+
+  /** With the clock every deadline is read on (tests drive it). */
+  ClaimCheckDeserializer(Deserializer<T> inner, Ticker ticker) {
+    this.given = inner;
+    this.ticker = ticker;
+  }
+
+  @Override
+  public void configure(Map<String, ?> configs, boolean isKey) {
+    ClaimCheckSerdeConfig serdeConfig = new ClaimCheckSerdeConfig(configs);
+    ClaimCheckConfig config = new ClaimCheckConfig(configs);
+    Deserializer<T> inner;
+    AutoCloseable owned;
+    if (given != null) {
+      given.configure(configs, isKey);
+      inner = given;
+      owned = given;
+    } else {
+      Serde<T> serde = Handles.innerSerde(serdeConfig, configs, isKey);
+      inner = serde.deserializer();
+      owned = serde;
+    }
+    ClaimCheck cc;
+    try {
+      cc = ClaimCheck.open(config, configs.get(ClaimCheck.METER_REGISTRY), ticker);
+    } catch (RuntimeException e) {
+      Handles.closeQuietly(owned, "inner serde");
+      throw e;
+    }
+    PollBudget budget =
+        new PollBudget(
+            ticker,
+            serdeConfig.maxPollIntervalMs(),
+            config.getDouble(ClaimCheckConfig.POLL_BUDGET_RATIO),
+            config.readDeadline().toNanos(),
+            PollBoundaries::epoch);
+    State<T> previous = state;
+    state = new State<>(cc, inner, owned, isKey, budget);
+    if (previous != null) { // configured again: drop the old handles, keep a given inner
+      previous.claimCheck.close();
+      if (previous.owned != owned) {
+        Handles.closeQuietly(previous.owned, "inner deserializer");
+      }
+    }
+  }
+
+  @Override
+  public T deserialize(String topic, byte[] data) {
+    return deserialize(topic, null, data);
+  }
+
+  @Override
+  public T deserialize(String topic, Headers headers, byte[] data) {
+    State<T> s = configured();
+    if (!ClaimCheckHeaders.carriesRef(headers, data, s.isKey)) {
+      metrics.inline();
+      return s.inner.deserialize(topic, headers, data);
+    }
+    ClaimRef ref = decode(s, data);
+    long deadline = s.budget.begin();
+    boolean pollOver = true;
+    try {
+      T value = s.inner.deserialize(topic, headers, redeem(s, ref, deadline));
+      pollOver = false;
+      return value;
+    } catch (ClaimCheckException e) {
+      pollOver = e.isRetriable(); // a final failure may be skipped within the same poll
+      throw e;
+    } finally {
+      s.budget.end(pollOver); // the inner deserializer's time counts too: it is not idle
+    }
+  }
+
+  /** An unmarked record with headers goes to the inner deserializer as a buffer: no copy here. */
+  @Override
+  public T deserialize(String topic, Headers headers, ByteBuffer data) {
+    State<T> s = configured();
+    if (headers != null && data != null && !ClaimCheckHeaders.isMarked(headers, s.isKey)) {
+      metrics.inline();
+      return s.inner.deserialize(topic, headers, data);
+    }
+    return deserialize(topic, headers, Utils.toNullableArray(data));
+  }
+
+  private ClaimRef decode(State<T> s, byte[] data) {
+    try {
+      return RefCodec.decode(data);
+    } catch (MalformedRefException e) {
+      throw count(
+          new ClaimCheckException(
+              ClaimCheckException.Reason.REFUSED,
+              "a "
+                  + (s.isKey ? "key" : "value")
+                  + " marked as a claim-check ref is not one: "
+                  + e.getMessage(),
+              e));
+    }
+  }
+
+  private byte[] redeem(State<T> s, ClaimRef ref, long deadline) {
+    try {
+      byte[] bytes = await(s.claimCheck.redeem(ref, deadline), deadline, ref);
+      metrics.claimed();
+      return bytes;
+    } catch (ClaimCheckException e) {
+      throw count(e);
+    }
+  }
+
+  private byte[] await(CompletableFuture<byte[]> f, long deadline, ClaimRef ref) {
+    long wait = Math.max(0, deadline - ticker.read()) + GRACE_NANOS;
+    try {
+      return f.get(wait, TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof ClaimCheckFailure failure) {
+        throw ClaimCheckException.of(failure);
+      }
+      throw unavailable(ref, "redeem failed: " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      f.cancel(false);
+      throw unavailable(ref, "interrupted while redeeming", e);
+    } catch (TimeoutException e) {
+      f.cancel(false);
+      throw unavailable(ref, "no answer by the poll-budget deadline", e);
+    }
+  }
+
+  private static ClaimCheckException unavailable(ClaimRef ref, String why, Throwable cause) {
+    return new ClaimCheckException(
+        ClaimCheckException.Reason.UNAVAILABLE,
+        "claim " + ref.tenant().value() + "/" + ref.claimId() + ": " + why,
+        cause);
+  }
+
+  private ClaimCheckException count(ClaimCheckException e) {
+    metrics.failed(e.reason());
+    return e;
+  }
+
+  private State<T> configured() {
+    State<T> s = state;
+    if (s == null) {
+      throw new IllegalStateException(
+          "ClaimCheckDeserializer is not configured: call configure() first");
+    }
+    if (closed.get()) {
+      throw new IllegalStateException("ClaimCheckDeserializer is closed");
+    }
+    return s;
+  }
+
+  @Override
+  public void withPluginMetrics(PluginMetrics pluginMetrics) {
+    metrics.bind(pluginMetrics);
+  }
+
+  /** The counts behind the plugin metrics (for tests). */
+  SerdeMetrics metrics() {
+    return metrics;
+  }
+
+  /** The poll budget (for tests); null before configure. */
+  PollBudget budget() {
+    State<T> s = state;
+    return s == null ? null : s.budget;
+  }
+
+  /** Closes the inner deserializer and releases the claim check; idempotent. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      State<T> s = state;
+      if (s != null) {
+        Handles.closeQuietly(s.owned, "inner deserializer");
+        s.claimCheck.close();
+      } else if (given != null) {
+        Handles.closeQuietly(given, "inner deserializer");
+      }
+    }
+  }
+}

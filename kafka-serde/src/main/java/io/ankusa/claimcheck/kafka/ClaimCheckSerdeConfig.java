@@ -1,0 +1,158 @@
+package io.ankusa.claimcheck.kafka;
+
+import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
+import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
+
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * The serde's own {@code claimcheck.*} keys on top of {@link ClaimCheckConfig}'s; immutable and
+ * thread-safe.
+ *
+ * <p>{@link #CONFIG_DEF} documents every key a serializer, deserializer or serde reads (the core
+ * keys plus {@link #VALUE_SERDE}, {@link #KEY_SERDE} and {@link #STREAMS_FINAL_FAILURE}). Building
+ * one validates the serde keys and throws a {@link ConfigException} naming a bad one; the core keys
+ * are validated when the claim check opens.
+ */
+public final class ClaimCheckSerdeConfig {
+
+  /** The inner {@link Serde} class for values (default {@code ByteArraySerde}). */
+  public static final String VALUE_SERDE = "claimcheck.value.serde";
+
+  /** The inner {@link Serde} class for keys (default {@code ByteArraySerde}). */
+  public static final String KEY_SERDE = "claimcheck.key.serde";
+
+  /**
+   * What {@link ClaimCheckDeserializationExceptionHandler} does with a record whose claim is gone,
+   * corrupt or refused: {@code continue} or {@code fail}; unset means continue when a dead-letter
+   * queue topic is configured, else fail.
+   */
+  public static final String STREAMS_FINAL_FAILURE = "claimcheck.streams.final.failure";
+
+  /** The consumer setting the poll budget is a share of. */
+  static final String MAX_POLL_INTERVAL_MS = "max.poll.interval.ms";
+
+  static final int DEFAULT_MAX_POLL_INTERVAL_MS = 300_000;
+
+  private static final ConfigDef SERDE_DEF = serdeKeys(new ConfigDef());
+
+  /** Every key the serde reads: {@link ClaimCheckConfig#CONFIG_DEF} plus the serde's own. */
+  public static final ConfigDef CONFIG_DEF = serdeKeys(new ConfigDef(ClaimCheckConfig.CONFIG_DEF));
+
+  private final Map<String, Object> values;
+  private final long maxPollIntervalMs;
+
+  /** Validates the serde keys of {@code originals} (the whole client config map may be passed). */
+  public ClaimCheckSerdeConfig(Map<String, ?> originals) {
+    Map<String, Object> own = new HashMap<>();
+    for (String key : SERDE_DEF.names()) {
+      if (originals.containsKey(key)) {
+        own.put(key, originals.get(key));
+      }
+    }
+    this.values = SERDE_DEF.parse(own);
+    this.maxPollIntervalMs = maxPollInterval(originals);
+  }
+
+  private static ConfigDef serdeKeys(ConfigDef def) {
+    return def.define(
+            VALUE_SERDE,
+            Type.CLASS,
+            Serdes.ByteArraySerde.class,
+            serdeClass(),
+            HIGH,
+            "The Serde that turns values into bytes before check-in and back after redeem.")
+        .define(
+            KEY_SERDE,
+            Type.CLASS,
+            Serdes.ByteArraySerde.class,
+            serdeClass(),
+            HIGH,
+            "The Serde that turns keys into bytes before check-in and back after redeem.")
+        .define(
+            STREAMS_FINAL_FAILURE,
+            Type.STRING,
+            null,
+            finalFailure(),
+            MEDIUM,
+            "continue or fail: what the Streams deserialization exception handler does with a "
+                + "record whose claim is gone, corrupt or refused. Unset: continue when "
+                + "errors.dead.letter.queue.topic.name is set (the record goes there), else fail.");
+  }
+
+  private static ConfigDef.Validator serdeClass() {
+    return (name, value) -> {
+      if (value != null && !Serde.class.isAssignableFrom((Class<?>) value)) {
+        throw new ConfigException(
+            name, ((Class<?>) value).getName(), "not a " + Serde.class.getName());
+      }
+    };
+  }
+
+  private static ConfigDef.Validator finalFailure() {
+    return (name, value) -> {
+      if (value != null) {
+        String v = ((String) value).trim().toLowerCase(Locale.ROOT);
+        if (!v.equals("continue") && !v.equals("fail")) {
+          throw new ConfigException(name, value, "must be continue or fail");
+        }
+      }
+    };
+  }
+
+  /**
+   * Reads {@code max.poll.interval.ms} as Kafka Streams resolves it for its main consumer ({@code
+   * main.consumer.} over {@code consumer.} over unprefixed), else the consumer default.
+   */
+  private static long maxPollInterval(Map<String, ?> originals) {
+    for (String key :
+        new String[] {
+          "main.consumer." + MAX_POLL_INTERVAL_MS,
+          "consumer." + MAX_POLL_INTERVAL_MS,
+          MAX_POLL_INTERVAL_MS
+        }) {
+      Object v = originals.get(key);
+      if (v != null) {
+        long ms;
+        try {
+          ms = v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
+        } catch (NumberFormatException e) {
+          throw new ConfigException(key, v, "not a number of milliseconds");
+        }
+        if (ms < 1) {
+          throw new ConfigException(key, v, "must be at least 1");
+        }
+        return ms;
+      }
+    }
+    return DEFAULT_MAX_POLL_INTERVAL_MS;
+  }
+
+  /** The inner serde class for keys ({@code isKey}) or values. */
+  @SuppressWarnings("unchecked")
+  public Class<? extends Serde<?>> serdeClass(boolean isKey) {
+    return (Class<? extends Serde<?>>) values.get(isKey ? KEY_SERDE : VALUE_SERDE);
+  }
+
+  /**
+   * Whether the Streams handler continues past a final failure: the configured choice, else whether
+   * a dead-letter queue is configured.
+   */
+  public boolean continueOnFinalFailure(boolean deadLetterQueueConfigured) {
+    String v = (String) values.get(STREAMS_FINAL_FAILURE);
+    return v == null ? deadLetterQueueConfigured : v.trim().equalsIgnoreCase("continue");
+  }
+
+  /** The consumer's {@code max.poll.interval.ms} (default 300000). */
+  public long maxPollIntervalMs() {
+    return maxPollIntervalMs;
+  }
+}

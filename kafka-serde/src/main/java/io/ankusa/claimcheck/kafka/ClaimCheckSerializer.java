@@ -1,0 +1,176 @@
+package io.ankusa.claimcheck.kafka;
+
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.RefCodec;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.metrics.Monitorable;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Serializes with an inner serializer and checks the result in when it reaches {@code
+ * claimcheck.threshold.bytes}, emitting a small ref instead; thread-safe once configured.
+ *
+ * <p>Drops into a producer with config alone: {@code
+ * value.serializer=io.ankusa.claimcheck.kafka.ClaimCheckSerializer}, {@code claimcheck.stores=...}
+ * and {@code claimcheck.value.serde} (default {@code ByteArraySerde}) naming the inner serde.
+ *
+ * <ul>
+ *   <li>At or above the threshold the inner bytes are checked in through the failover writer, the
+ *       ref is returned only once a store durably holds them, and the record gets the {@link
+ *       ClaimCheckHeaders} marker. Without headers ({@link #serialize(String, Object)}) the ref is
+ *       returned unmarked and a deserializer recognises it by its magic and CRC.
+ *   <li>Below it, the inner bytes are returned as they are (the same array: no copy, no prefix) and
+ *       a stale marker (Kafka Streams forwards input headers) is removed.
+ *   <li>Keys stay inline unless {@code claimcheck.keys.enabled=true}; then a key's pack id comes
+ *       from its content, so one key always yields the same ref and partitioning and compaction
+ *       keep working.
+ *   <li>A failed check-in throws {@link ClaimCheckException} ({@code UNAVAILABLE}) within the write
+ *       deadline (the largest {@code claimcheck.store.op.deadline.ms}).
+ * </ul>
+ */
+public class ClaimCheckSerializer<T> implements Serializer<T>, Monitorable {
+
+  private final Serializer<T> given;
+  private final SerdeMetrics metrics = new SerdeMetrics("checked in");
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile State<T> state;
+
+  private record State<T>(
+      ClaimCheck claimCheck,
+      Serializer<T> inner,
+      AutoCloseable owned,
+      boolean isKey,
+      int threshold,
+      boolean claimKeys) {}
+
+  /** A serializer whose inner serde comes from {@code claimcheck.value.serde}/{@code key.serde}. */
+  public ClaimCheckSerializer() {
+    this(null);
+  }
+
+  /**
+   * A serializer around {@code inner} (configured and closed with this one); the {@code
+   * claimcheck.*.serde} keys are then ignored.
+   */
+  public ClaimCheckSerializer(Serializer<T> inner) {
+    this.given = inner;
+  }
+
+  @Override
+  public void configure(Map<String, ?> configs, boolean isKey) {
+    ClaimCheckSerdeConfig serdeConfig = new ClaimCheckSerdeConfig(configs);
+    ClaimCheckConfig config = new ClaimCheckConfig(configs);
+    Serializer<T> inner;
+    AutoCloseable owned;
+    if (given != null) {
+      given.configure(configs, isKey);
+      inner = given;
+      owned = given;
+    } else {
+      Serde<T> serde = Handles.innerSerde(serdeConfig, configs, isKey);
+      inner = serde.serializer();
+      owned = serde;
+    }
+    ClaimCheck cc;
+    try {
+      cc = ClaimCheck.open(config, configs.get(ClaimCheck.METER_REGISTRY), Ticker.system());
+    } catch (RuntimeException e) {
+      Handles.closeQuietly(owned, "inner serde");
+      throw e;
+    }
+    State<T> previous = state;
+    state =
+        new State<>(
+            cc,
+            inner,
+            owned,
+            isKey,
+            config.getInt(ClaimCheckConfig.THRESHOLD_BYTES),
+            config.getBoolean(ClaimCheckConfig.KEYS_ENABLED));
+    if (previous != null) { // configured again: drop the old handles, keep a given inner
+      previous.claimCheck.close();
+      if (previous.owned != owned) {
+        Handles.closeQuietly(previous.owned, "inner serializer");
+      }
+    }
+  }
+
+  @Override
+  public byte[] serialize(String topic, T data) {
+    return serialize(topic, null, data);
+  }
+
+  @Override
+  public byte[] serialize(String topic, Headers headers, T data) {
+    State<T> s = configured();
+    byte[] bytes = s.inner.serialize(topic, headers, data);
+    if (bytes == null || bytes.length < s.threshold || (s.isKey && !s.claimKeys)) {
+      if (headers != null) {
+        ClaimCheckHeaders.unmark(headers, s.isKey);
+      }
+      metrics.inline();
+      return bytes;
+    }
+    ClaimRef ref;
+    try {
+      ref = s.isKey ? s.claimCheck.checkInKey(bytes) : s.claimCheck.checkIn(bytes);
+    } catch (ClaimCheckFailure f) {
+      ClaimCheckException e = ClaimCheckException.of(f);
+      metrics.failed(e.reason());
+      throw e;
+    }
+    if (headers != null) {
+      ClaimCheckHeaders.mark(headers, s.isKey);
+    }
+    metrics.claimed();
+    return RefCodec.encode(ref);
+  }
+
+  private State<T> configured() {
+    State<T> s = state;
+    if (s == null) {
+      throw new IllegalStateException(
+          "ClaimCheckSerializer is not configured: call configure() first");
+    }
+    if (closed.get()) {
+      throw new IllegalStateException("ClaimCheckSerializer is closed");
+    }
+    return s;
+  }
+
+  @Override
+  public void withPluginMetrics(PluginMetrics pluginMetrics) {
+    metrics.bind(pluginMetrics);
+  }
+
+  /** The counts behind the plugin metrics (for tests). */
+  SerdeMetrics metrics() {
+    return metrics;
+  }
+
+  /** Closes the inner serializer and releases the claim check; idempotent. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      State<T> s = state;
+      if (s != null) {
+        release(s);
+      } else if (given != null) {
+        Handles.closeQuietly(given, "inner serializer");
+      }
+    }
+  }
+
+  private static void release(State<?> s) {
+    Handles.closeQuietly(s.owned, "inner serializer");
+    s.claimCheck.close();
+  }
+}

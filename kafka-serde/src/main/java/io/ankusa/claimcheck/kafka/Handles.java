@@ -1,0 +1,28 @@
+package io.ankusa.claimcheck.kafka;
+
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * Opens what a configured serializer or deserializer holds: the claim check and the inner serde;
+ * stateless and thread-safe.
+ */
+final class Handles {
+
+  private Handles() {}
+
+  /** Instantiates and configures the configured inner serde for keys or values. */
+  @SuppressWarnings("unchecked")
+  static <T> Serde<T> innerSerde(
+      ClaimCheckSerdeConfig config, Map<String, ?> configs, boolean isKey) {
+    Serde<T> serde = (Serde<T>) Utils.newInstance(config.serdeClass(isKey));
+    serde.configure(configs, isKey);
+    return serde;
+  }
+
+  /** Closes {@code c} (null-safe), keeping the first failure. */
+  static void closeQuietly(AutoCloseable c, String what) {
+    Utils.closeQuietly(c, what);
+  }
+}

@@ -1,0 +1,97 @@
+package io.ankusa.claimcheck.kafka;
+
+import io.ankusa.claimcheck.Ticker;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Gives each redeem an absolute deadline so the redeems of one poll together never take more than a
+ * share of {@code max.poll.interval.ms}; thread-safe (every thread has its own window).
+ *
+ * <p>A <em>window</em> is the run of redeems that share one budget. Redeem {@code i}'s deadline is
+ * {@code min(windowStart + budget, now + readDeadline)}, so once a window's budget is spent every
+ * further redeem in it fails at once instead of holding the consumer past its poll interval. A new
+ * window starts at a redeem when:
+ *
+ * <ul>
+ *   <li>the thread's poll boundary count moved ({@link ClaimCheckConsumerInterceptor} saw the end
+ *       of a poll): exact windows, one per poll;
+ *   <li>the thread never signalled a boundary (no interceptor) and the deserializer was idle for
+ *       more than {@link #IDLE_GAP_NANOS} between the end of one redeem and the start of this one:
+ *       records of one poll are deserialized back to back, so a pause means a new poll;
+ *   <li>the previous record failed with anything but a final claim failure ({@code UNAVAILABLE}, or
+ *       the inner deserializer threw): a consumer's {@code poll} throws at the first record it
+ *       cannot deserialize, and the Streams handler fails on it, so that poll is over and its retry
+ *       deserves a full budget (without this, a retry within the idle gap would fail at once
+ *       forever). Final failures ({@code NOT_FOUND}, {@code CORRUPT}, {@code REFUSED}) may be
+ *       skipped to a dead-letter queue within the same poll, so they keep the window.
+ * </ul>
+ *
+ * <p>Invariants: a thread's window start only moves forward; a deadline is never later than {@code
+ * now + readDeadline}; the clock is the injected ticker, read once per call.
+ */
+final class PollBudget {
+
+  /** A pause between two redeems longer than this starts a new window when no interceptor runs. */
+  static final long IDLE_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  private final Ticker ticker;
+  private final long budgetNanos;
+  private final long readDeadlineNanos;
+  private final LongSupplier boundaries;
+  private final ThreadLocal<Window> windows = ThreadLocal.withInitial(Window::new);
+
+  /** A thread's current window; touched only by its thread. */
+  private static final class Window {
+    boolean open;
+    long start;
+    long lastEnd;
+    long epoch;
+  }
+
+  /**
+   * @param maxPollIntervalMs the consumer's {@code max.poll.interval.ms}
+   * @param ratio the share of it one window may spend ({@code claimcheck.poll.budget.ratio})
+   * @param readDeadlineNanos the cap on one redeem ({@code claimcheck.read.deadline.ms})
+   * @param boundaries the calling thread's poll boundary count
+   */
+  PollBudget(
+      Ticker ticker,
+      long maxPollIntervalMs,
+      double ratio,
+      long readDeadlineNanos,
+      LongSupplier boundaries) {
+    this.ticker = ticker;
+    this.budgetNanos = (long) (TimeUnit.MILLISECONDS.toNanos(maxPollIntervalMs) * ratio);
+    this.readDeadlineNanos = readDeadlineNanos;
+    this.boundaries = boundaries;
+  }
+
+  /** The budget one window shares, in nanoseconds. */
+  long budgetNanos() {
+    return budgetNanos;
+  }
+
+  /** Starts a redeem on the calling thread and returns its absolute deadline (on the ticker). */
+  long begin() {
+    long now = ticker.read();
+    long epoch = boundaries.getAsLong();
+    Window w = windows.get();
+    boolean fresh = !w.open || epoch != w.epoch || (epoch == 0 && now - w.lastEnd > IDLE_GAP_NANOS);
+    if (fresh) {
+      w.open = true;
+      w.start = now;
+      w.epoch = epoch;
+    }
+    return Math.min(w.start + budgetNanos, now + readDeadlineNanos);
+  }
+
+  /** Ends the calling thread's record; {@code pollOver} closes its window (see the class doc). */
+  void end(boolean pollOver) {
+    Window w = windows.get();
+    w.lastEnd = ticker.read();
+    if (pollOver) {
+      w.open = false;
+    }
+  }
+}
