@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 class FailoverS3IT {
 
   private static final String TENANT = "acme";
-  private static final Duration OP = Duration.ofMillis(1500);
+  private static final Duration OP = Duration.ofMillis(3000);
   private static EmbeddedS3 s3;
   private static FaultProxy proxyA;
   private static FaultProxy proxyB;
