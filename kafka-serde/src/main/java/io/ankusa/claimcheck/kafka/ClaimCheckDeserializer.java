@@ -172,12 +172,20 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
   }
 
   private byte[] redeem(State<T> s, ClaimRef ref, long deadline) {
+    // The process-wide request gate (claimcheck.max.concurrent.reads), cache hits included; the
+    // permit is this thread's, so it is released here, on the same thread.
+    if (!s.claimCheck.reader().admit()) {
+      throw count(unavailable(ref, "overloaded: " + ClaimCheckConfig.MAX_CONCURRENT_READS
+          + " redeems are already being served in this process", null));
+    }
     try {
       byte[] bytes = await(s.claimCheck.redeem(ref, deadline), deadline, ref);
       metrics.claimed();
       return bytes;
     } catch (ClaimCheckException e) {
       throw count(e);
+    } finally {
+      s.claimCheck.reader().release();
     }
   }
 

@@ -262,6 +262,40 @@ class ClaimCheckSerdeTest {
   }
 
   @Test
+  void pastTheRequestGateARedeemIsShedAsUnavailable() throws Exception {
+    Map<String, Object> m = config();
+    m.put("claimcheck.max.concurrent.reads", 1);
+    byte[] ref = serializer(m, false).serialize(TOPIC, random(1000, 12));
+    ClaimCheckDeserializer<byte[]> d = deserializer(m, false);
+    io.ankusa.claimcheck.ClaimCheck holder = track(io.ankusa.claimcheck.ClaimCheck.open(m));
+    java.util.concurrent.CountDownLatch admitted = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+    Thread other = new Thread(() -> {
+      holder.reader().admit(); // a redeem in progress on another thread holds the one permit
+      admitted.countDown();
+      try {
+        done.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      holder.reader().release();
+    });
+    other.start();
+    admitted.await();
+    try {
+      ClaimCheckException e = failure(d, null, ref);
+      assertThat(e.reason()).isEqualTo(Reason.UNAVAILABLE);
+      assertThat(e.getMessage()).contains("claimcheck.max.concurrent.reads");
+      assertThat(memory().count(MemoryStore.Op.GET)).isZero();
+    } finally {
+      done.countDown();
+      other.join();
+    }
+    assertThat(d.deserialize(TOPIC, null, ref)).isEqualTo(random(1000, 12));
+    assertThat(holder.reader().admitted()).isZero();
+  }
+
+  @Test
   void corruptedStoredBytesAreCorrupt() {
     byte[] value = random(1000, 12);
     byte[] refBytes = serializer(config(), false).serialize(TOPIC, value);
