@@ -162,7 +162,7 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
     } catch (MalformedRefException e) {
       throw count(
           new ClaimCheckException(
-              ClaimCheckException.Reason.REFUSED,
+              ClaimCheckFailure.Reason.REFUSED,
               "a "
                   + (s.isKey ? "key" : "value")
                   + " marked as a claim-check ref is not one: "
@@ -210,7 +210,7 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
 
   private static ClaimCheckException unavailable(ClaimRef ref, String why, Throwable cause) {
     return new ClaimCheckException(
-        ClaimCheckException.Reason.UNAVAILABLE,
+        ClaimCheckFailure.Reason.UNAVAILABLE,
         "claim " + ref.tenant().value() + "/" + ref.claimId() + ": " + why,
         cause);
   }

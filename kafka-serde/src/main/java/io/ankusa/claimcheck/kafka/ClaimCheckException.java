@@ -1,11 +1,13 @@
 package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import java.util.Objects;
 import org.apache.kafka.common.errors.SerializationException;
 
 /**
- * A claim-check serializer or deserializer failed, for one of four {@link Reason}s; immutable.
+ * A claim-check serializer or deserializer failed, for one of the four {@link Reason}s core's
+ * {@link ClaimCheckFailure} names (not found, unavailable, corrupt, refused); immutable.
  *
  * <p>{@link Reason#UNAVAILABLE} is retriable and never a reason to skip the record: its claim may
  * still be readable once the stores answer. The message names the tenant, the claim id and each
@@ -14,21 +16,6 @@ import org.apache.kafka.common.errors.SerializationException;
 public class ClaimCheckException extends SerializationException {
 
   private static final long serialVersionUID = 1L;
-
-  /** Why the record could not be (de)serialized. */
-  public enum Reason {
-    /** Every store answered and none holds the claim: it is gone. */
-    NOT_FOUND,
-    /**
-     * A store could not answer, throttled past the deadline, the read was shed, or the deadline
-     * passed: retriable.
-     */
-    UNAVAILABLE,
-    /** Length or checksum mismatch, or a bad pack. */
-    CORRUPT,
-    /** The ref's tenant is not allowed here, or a value marked as a ref is malformed. */
-    REFUSED
-  }
 
   private final Reason reason;
 
@@ -50,7 +37,7 @@ public class ClaimCheckException extends SerializationException {
   /** Returns the Kafka-facing form of a core failure, keeping its reason and message. */
   public static ClaimCheckException of(ClaimCheckFailure failure) {
     return new ClaimCheckException(
-        Reason.valueOf(failure.reason().name()),
+        failure.reason(),
         failure.getMessage().substring(failure.reason().name().length() + 2),
         failure);
   }

@@ -1,5 +1,7 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.ClaimCheckFailure;
+
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -14,7 +16,7 @@ import org.apache.kafka.common.metrics.PluginMetrics;
  *
  * <p>Metrics (each a cumulative total): {@code claimcheck-claimed-total} (values checked in, or
  * refs redeemed), {@code claimcheck-inline-total} (values passed through untouched) and {@code
- * claimcheck-failed-total} with a {@code reason} tag per {@link ClaimCheckException.Reason}.
+ * claimcheck-failed-total} with a {@code reason} tag per {@link ClaimCheckFailure.Reason}.
  * Counting never throws and works whether or not the client binds plugin metrics.
  */
 final class SerdeMetrics {
@@ -22,13 +24,13 @@ final class SerdeMetrics {
   private final String what;
   private final LongAdder claimed = new LongAdder();
   private final LongAdder inline = new LongAdder();
-  private final Map<ClaimCheckException.Reason, LongAdder> failed =
-      new EnumMap<>(ClaimCheckException.Reason.class);
+  private final Map<ClaimCheckFailure.Reason, LongAdder> failed =
+      new EnumMap<>(ClaimCheckFailure.Reason.class);
 
   /** {@code what} describes a claimed record in metric docs ("checked in" or "redeemed"). */
   SerdeMetrics(String what) {
     this.what = what;
-    for (ClaimCheckException.Reason r : ClaimCheckException.Reason.values()) {
+    for (ClaimCheckFailure.Reason r : ClaimCheckFailure.Reason.values()) {
       failed.put(r, new LongAdder());
     }
   }
@@ -41,7 +43,7 @@ final class SerdeMetrics {
     inline.increment();
   }
 
-  void failed(ClaimCheckException.Reason reason) {
+  void failed(ClaimCheckFailure.Reason reason) {
     failed.get(reason).increment();
   }
 
@@ -53,7 +55,7 @@ final class SerdeMetrics {
     return inline.sum();
   }
 
-  long failedCount(ClaimCheckException.Reason reason) {
+  long failedCount(ClaimCheckFailure.Reason reason) {
     return failed.get(reason).sum();
   }
 
@@ -71,7 +73,7 @@ final class SerdeMetrics {
         "Records passed through inline, untouched.",
         new LinkedHashMap<>(),
         inline);
-    for (Map.Entry<ClaimCheckException.Reason, LongAdder> e : failed.entrySet()) {
+    for (Map.Entry<ClaimCheckFailure.Reason, LongAdder> e : failed.entrySet()) {
       LinkedHashMap<String, String> tags = new LinkedHashMap<>();
       tags.put("reason", e.getKey().name().toLowerCase(Locale.ROOT));
       add(

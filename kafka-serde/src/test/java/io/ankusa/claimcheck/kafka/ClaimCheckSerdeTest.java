@@ -1,10 +1,12 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.ClaimCheckFailure;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.kafka.ClaimCheckException.Reason;
+import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.KeyLayout;

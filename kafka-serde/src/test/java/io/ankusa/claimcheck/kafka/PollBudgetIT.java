@@ -1,8 +1,10 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.ClaimCheckFailure;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.kafka.ClaimCheckException.Reason;
+import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.testkit.Fault;
 import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.time.Duration;

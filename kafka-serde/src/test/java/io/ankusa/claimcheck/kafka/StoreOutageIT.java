@@ -1,9 +1,11 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.ClaimCheckFailure;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.claimcheck.kafka.ClaimCheckException.Reason;
+import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.time.Duration;
 import java.util.ArrayList;
