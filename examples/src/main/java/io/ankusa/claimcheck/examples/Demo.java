@@ -42,6 +42,13 @@ public final class Demo {
   private Demo() {}
 
   public static void main(String[] args) throws Exception {
+    if (!run()) {
+      System.exit(1);
+    }
+  }
+
+  /** Runs the whole demo; returns whether every value came back byte-identical. */
+  static boolean run() throws Exception {
     System.out.println("Starting a Kafka broker and an S3 server in this JVM...");
     try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedS3 s3 = EmbeddedS3.start()) {
       String bucket = s3.createBucket("demo-claims");
@@ -65,9 +72,7 @@ public final class Demo {
         System.out.printf("%n%d of %d values came back byte-identical through producer -> Streams "
             + "-> consumer; values under 256 KiB stayed inline, larger ones travelled as refs.%n",
             ok, sent.size());
-        if (ok != sent.size()) {
-          System.exit(1);
-        }
+        return ok == sent.size();
       }
     }
   }
