@@ -107,7 +107,8 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
             serdeConfig.maxPollIntervalMs(),
             config.getDouble(ClaimCheckConfig.POLL_BUDGET_RATIO),
             config.readDeadline().toNanos(),
-            PollBoundaries::epoch);
+            PollBoundaries::epoch,
+            serdeConfig.maxPollRecords());
     State<T> previous = state;
     state = new State<>(cc, inner, owned, isKey, budget);
     if (previous != null) { // configured again: drop the old handles, keep a given inner

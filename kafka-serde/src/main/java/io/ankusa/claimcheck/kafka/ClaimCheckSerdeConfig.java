@@ -41,6 +41,8 @@ public final class ClaimCheckSerdeConfig {
   static final String MAX_POLL_INTERVAL_MS = "max.poll.interval.ms";
 
   static final int DEFAULT_MAX_POLL_INTERVAL_MS = 300_000;
+  static final String MAX_POLL_RECORDS = "max.poll.records";
+  static final int DEFAULT_MAX_POLL_RECORDS = 500;
 
   private static final ConfigDef SERDE_DEF = serdeKeys(new ConfigDef());
 
@@ -49,6 +51,7 @@ public final class ClaimCheckSerdeConfig {
 
   private final Map<String, Object> values;
   private final long maxPollIntervalMs;
+  private final int maxPollRecords;
 
   /** Validates the serde keys of {@code originals} (the whole client config map may be passed). */
   public ClaimCheckSerdeConfig(Map<String, ?> originals) {
@@ -59,7 +62,9 @@ public final class ClaimCheckSerdeConfig {
       }
     }
     this.values = SERDE_DEF.parse(own);
-    this.maxPollIntervalMs = maxPollInterval(originals);
+    this.maxPollIntervalMs = consumerSetting(originals, MAX_POLL_INTERVAL_MS, DEFAULT_MAX_POLL_INTERVAL_MS);
+    this.maxPollRecords = (int) Math.min(Integer.MAX_VALUE,
+        consumerSetting(originals, MAX_POLL_RECORDS, DEFAULT_MAX_POLL_RECORDS));
   }
 
   private static ConfigDef serdeKeys(ConfigDef def) {
@@ -109,23 +114,18 @@ public final class ClaimCheckSerdeConfig {
   }
 
   /**
-   * Reads {@code max.poll.interval.ms} as Kafka Streams resolves it for its main consumer ({@code
+   * Reads a consumer setting as Kafka Streams resolves it for its main consumer ({@code
    * main.consumer.} over {@code consumer.} over unprefixed), else the consumer default.
    */
-  private static long maxPollInterval(Map<String, ?> originals) {
-    for (String key :
-        new String[] {
-          "main.consumer." + MAX_POLL_INTERVAL_MS,
-          "consumer." + MAX_POLL_INTERVAL_MS,
-          MAX_POLL_INTERVAL_MS
-        }) {
+  private static long consumerSetting(Map<String, ?> originals, String name, long fallback) {
+    for (String key : new String[] {"main.consumer." + name, "consumer." + name, name}) {
       Object v = originals.get(key);
       if (v != null) {
         long ms;
         try {
           ms = v instanceof Number n ? n.longValue() : Long.parseLong(v.toString().trim());
         } catch (NumberFormatException e) {
-          throw new ConfigException(key, v, "not a number of milliseconds");
+          throw new ConfigException(key, v, "not a whole number");
         }
         if (ms < 1) {
           throw new ConfigException(key, v, "must be at least 1");
@@ -133,7 +133,7 @@ public final class ClaimCheckSerdeConfig {
         return ms;
       }
     }
-    return DEFAULT_MAX_POLL_INTERVAL_MS;
+    return fallback;
   }
 
   /** The inner serde class for keys ({@code isKey}) or values. */
@@ -154,5 +154,10 @@ public final class ClaimCheckSerdeConfig {
   /** The consumer's {@code max.poll.interval.ms} (default 300000). */
   public long maxPollIntervalMs() {
     return maxPollIntervalMs;
+  }
+
+  /** The consumer's {@code max.poll.records}, resolved as Streams does; default 500. */
+  public int maxPollRecords() {
+    return maxPollRecords;
   }
 }

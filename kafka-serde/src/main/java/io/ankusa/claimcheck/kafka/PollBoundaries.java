@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.kafka;
 
 /**
- * Per-thread count of "a poll just ended" signals from {@link ClaimCheckConsumerInterceptor};
- * thread-safe (each thread sees only its own count).
+ * Per-thread count of "a poll just ended" signals from {@link ClaimCheckConsumerInterceptor} and
+ * {@link PrefetchingConsumer}; thread-safe (each thread sees only its own count).
  *
  * <p>A consumer deserializes a poll's records and then calls its interceptors' {@code onConsume} on
  * the thread that called {@code poll}, and Kafka Streams deserializes on the stream thread that

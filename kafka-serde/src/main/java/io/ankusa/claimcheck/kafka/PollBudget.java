@@ -19,6 +19,11 @@ import java.util.function.LongSupplier;
  *   <li>the thread never signalled a boundary (no interceptor) and the deserializer was idle for
  *       more than {@link #IDLE_GAP_NANOS} between the end of one redeem and the start of this one:
  *       records of one poll are deserialized back to back, so a pause means a new poll;
+ *   <li>the window already holds {@code max.poll.records} redeems: one poll deserializes at most
+ *       that many records, so the poll that opened it is certainly over. Without this, a steady
+ *       consumer whose polls follow each other within the idle gap would merge its polls into one
+ *       window and, after {@code budget} of healthy reads, fail a redeem for no reason; with it,
+ *       merged partial polls can only spend the budget when the store is slow;
  *   <li>the previous record failed with anything but a final claim failure ({@code UNAVAILABLE}, or
  *       the inner deserializer threw): a consumer's {@code poll} throws at the first record it
  *       cannot deserialize, and the Streams handler fails on it, so that poll is over and its retry
@@ -39,6 +44,7 @@ final class PollBudget {
   private final long budgetNanos;
   private final long readDeadlineNanos;
   private final LongSupplier boundaries;
+  private final int maxPollRecords;
   private final ThreadLocal<Window> windows = ThreadLocal.withInitial(Window::new);
 
   /** A thread's current window; touched only by its thread. */
@@ -47,6 +53,7 @@ final class PollBudget {
     long start;
     long lastEnd;
     long epoch;
+    int redeems;
   }
 
   /**
@@ -54,17 +61,20 @@ final class PollBudget {
    * @param ratio the share of it one window may spend ({@code claimcheck.poll.budget.ratio})
    * @param readDeadlineNanos the cap on one redeem ({@code claimcheck.read.deadline.ms})
    * @param boundaries the calling thread's poll boundary count
+   * @param maxPollRecords the consumer's {@code max.poll.records}
    */
   PollBudget(
       Ticker ticker,
       long maxPollIntervalMs,
       double ratio,
       long readDeadlineNanos,
-      LongSupplier boundaries) {
+      LongSupplier boundaries,
+      int maxPollRecords) {
     this.ticker = ticker;
     this.budgetNanos = (long) (TimeUnit.MILLISECONDS.toNanos(maxPollIntervalMs) * ratio);
     this.readDeadlineNanos = readDeadlineNanos;
     this.boundaries = boundaries;
+    this.maxPollRecords = maxPollRecords;
   }
 
   /** The budget one window shares, in nanoseconds. */
@@ -77,12 +87,18 @@ final class PollBudget {
     long now = ticker.read();
     long epoch = boundaries.getAsLong();
     Window w = windows.get();
-    boolean fresh = !w.open || epoch != w.epoch || (epoch == 0 && now - w.lastEnd > IDLE_GAP_NANOS);
+    boolean fresh =
+        !w.open
+            || epoch != w.epoch
+            || w.redeems >= maxPollRecords
+            || (epoch == 0 && now - w.lastEnd > IDLE_GAP_NANOS);
     if (fresh) {
       w.open = true;
       w.start = now;
       w.epoch = epoch;
+      w.redeems = 0;
     }
+    w.redeems++;
     return Math.min(w.start + budgetNanos, now + readDeadlineNanos);
   }
 

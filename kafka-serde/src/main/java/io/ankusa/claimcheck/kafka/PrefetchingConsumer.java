@@ -88,6 +88,8 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
   @Override
   public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
     ConsumerRecords<byte[], byte[]> records = delegate.poll(timeout);
+    // This thread's deserializers now see a new poll: its redeems get a fresh poll budget.
+    PollBoundaries.signal();
     if (!records.isEmpty()) {
       prefetcher.prefetch(records);
     }

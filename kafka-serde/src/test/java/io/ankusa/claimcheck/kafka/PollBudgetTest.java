@@ -16,7 +16,7 @@ class PollBudgetTest {
 
   /** max.poll.interval.ms = 10 s, ratio 0.5: a 5 s budget; read deadline 30 s. */
   private PollBudget budget() {
-    return new PollBudget(ticker, 10_000, 0.5, 30_000 * MS, epoch::get);
+    return new PollBudget(ticker, 10_000, 0.5, 30_000 * MS, epoch::get, 500);
   }
 
   private void spend(long ms) {
@@ -46,7 +46,7 @@ class PollBudgetTest {
 
   @Test
   void readDeadlineCapsEachRedeem() {
-    PollBudget b = new PollBudget(ticker, 300_000, 0.5, 1_000 * MS, epoch::get);
+    PollBudget b = new PollBudget(ticker, 300_000, 0.5, 1_000 * MS, epoch::get, 500);
     long start = ticker.read();
     assertThat(b.begin()).isEqualTo(start + 1_000 * MS);
     spend(800);
@@ -126,5 +126,20 @@ class PollBudgetTest {
     assertThat(PollBoundaries.epoch()).isEqualTo(mine + 1);
     CompletableFuture.runAsync(() -> interceptor.onConsume(records)).get();
     assertThat(PollBoundaries.epoch()).isEqualTo(mine + 1);
+  }
+
+  @Test
+  void steadyPollsWithinTheIdleGapDoNotMergeIntoOneSpentWindow() {
+    // Regression guard: a consumer whose polls follow each other within the idle gap must not
+    // fail a healthy redeem once max.poll.records redeems' worth of windows add up to the budget.
+    PollBudget b = new PollBudget(ticker, 10_000, 0.5, 30_000 * MS, epoch::get, 3);
+    long start = ticker.read();
+    for (int i = 0; i < 3; i++) {
+      assertThat(b.begin()).isEqualTo(start + 5_000 * MS);
+      spend(2_000); // three 2 s redeems: 6 s, past the 5 s budget
+      b.end(false);
+    }
+    long fourth = b.begin(); // a fourth redeem cannot belong to the poll that returned three
+    assertThat(fourth).isEqualTo(ticker.read() + 5_000 * MS);
   }
 }
