@@ -3,10 +3,13 @@ package io.ankusa.claimcheck.kafka;
 import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 
+import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
@@ -53,8 +56,25 @@ public final class ClaimCheckSerdeConfig {
   private final long maxPollIntervalMs;
   private final int maxPollRecords;
 
-  /** Validates the serde keys of {@code originals} (the whole client config map may be passed). */
+  /** Per-store overrides, validated by {@link ClaimCheckConfig}. */
+  private static final Pattern PER_STORE = Pattern.compile("claimcheck\\.store\\.\\d+\\..+");
+
+  /**
+   * Validates the serde keys of {@code originals} (the whole client config map may be passed), and
+   * refuses a {@code claimcheck.*} key that no part of the serde reads: a misspelt setting would
+   * otherwise be ignored without a word.
+   */
   public ClaimCheckSerdeConfig(Map<String, ?> originals) {
+    for (Map.Entry<String, ?> e : originals.entrySet()) {
+      String key = e.getKey();
+      if (key.startsWith(ClaimCheckConfig.PREFIX)
+          && !CONFIG_DEF.names().contains(key)
+          && !PER_STORE.matcher(key).matches()
+          && !key.equals(ClaimCheck.METER_REGISTRY)) {
+        throw new ConfigException(key, e.getValue() instanceof String ? e.getValue() : "(set)",
+            "not a claim-check setting; the serde reads " + new TreeSet<>(CONFIG_DEF.names()));
+      }
+    }
     Map<String, Object> own = new HashMap<>();
     for (String key : SERDE_DEF.names()) {
       if (originals.containsKey(key)) {

@@ -338,6 +338,7 @@ class ClaimCheckSerdeTest {
     "claimcheck.streams.final.failure, maybe",
     "max.poll.interval.ms, soon",
     "claimcheck.stores, ftp://nope",
+    "claimcheck.treshold.bytes, 1000",
   })
   void badConfigNamesTheKey(String key, String value) {
     Map<String, Object> m = config();
