@@ -23,9 +23,9 @@ import org.apache.kafka.connect.header.Headers;
 import org.apache.kafka.connect.transforms.Transformation;
 
 /**
- * Sink-side transform: redeems a claim-check ref in the record's key ({@link Key}) or value
- * ({@link Value}) and converts the bytes with the configured converter into a schema and value;
- * not thread-safe (a worker gives each task its own instance).
+ * Sink-side transform: redeems a claim-check ref in the record's key ({@link Key}) or value ({@link
+ * Value}) and converts the bytes with the configured converter into a schema and value; not
+ * thread-safe (a worker gives each task its own instance).
  *
  * <p>Reads what {@code ClaimCheckSerializer} and {@link CheckIn} write: a field carries a ref when
  * the record has the marker header or, on a record without any headers, when its bytes are an
@@ -37,7 +37,7 @@ public abstract class Redeem<R extends ConnectRecord<R>> implements Transformati
       "Redeems claim-check refs written by ClaimCheckSerializer or CheckIn: reads the claimed bytes"
           + " back from the claim stores (verified against the ref's length and checksum) and"
           + " converts them with claimcheck.converter into the field's schema and value; inline"
-          + " fields are converted the same way. Use <code>"
+          + " fields are converted the same way, and the marker header is removed. Use <code>"
           + "io.ankusa.claimcheck.connect.Redeem$Key</code> for the record key or <code>"
           + "io.ankusa.claimcheck.connect.Redeem$Value</code> for the record value, and set the"
           + " connector's key.converter/value.converter for that field to"

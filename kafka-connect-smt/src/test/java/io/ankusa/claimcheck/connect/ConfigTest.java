@@ -40,12 +40,14 @@ class ConfigTest {
   void badCoreValuesNameTheirKeys() {
     assertRejects(Wire.with(good, "claimcheck.threshold.bytes", "0"), "claimcheck.threshold.bytes");
     assertRejects(Wire.with(good, "claimcheck.tenant", "Bad/Tenant"), "claimcheck.tenant");
-    assertRejects(Wire.with(good, "claimcheck.read.deadline.ms", "soon"), "claimcheck.read.deadline.ms");
+    assertRejects(
+        Wire.with(good, "claimcheck.read.deadline.ms", "soon"), "claimcheck.read.deadline.ms");
   }
 
   @Test
   void aConverterThatIsMissingOrNotAConverterNamesTheKey() {
-    assertRejects(Wire.with(good, "claimcheck.converter", "no.such.Converter"), "claimcheck.converter");
+    assertRejects(
+        Wire.with(good, "claimcheck.converter", "no.such.Converter"), "claimcheck.converter");
     assertRejects(
         Wire.with(good, "claimcheck.converter", String.class.getName()), "claimcheck.converter");
   }
@@ -76,19 +78,17 @@ class ConfigTest {
     t.configure(good);
     t.close();
     t.close();
-    assertThatThrownBy(
-            () -> t.apply(Wire.source(null, null, Schema.BYTES_SCHEMA, new byte[] {1})))
+    assertThatThrownBy(() -> t.apply(Wire.source(null, null, Schema.BYTES_SCHEMA, new byte[] {1})))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed");
     assertThatThrownBy(
-            () ->
-                new Redeem.Value<SinkRecord>()
-                    .apply(Wire.sink(null, new byte[] {1}, List.of())))
+            () -> new Redeem.Value<SinkRecord>().apply(Wire.sink(null, new byte[] {1}, List.of())))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("not configured");
   }
 
   @Test
+  @SuppressWarnings("rawtypes") // ServiceLoader of a generic interface
   void theFourTransformsAreRegisteredAndVersioned() {
     List<String> names =
         ServiceLoader.load(Transformation.class).stream()

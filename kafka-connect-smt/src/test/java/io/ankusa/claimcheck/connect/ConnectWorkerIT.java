@@ -12,7 +12,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,7 +55,8 @@ class ConnectWorkerIT {
 
   @BeforeAll
   static void startWorker() {
-    bucket = EmbeddedS3.shared().createBucket("smt-" + UUID.randomUUID().toString().substring(0, 8));
+    bucket =
+        EmbeddedS3.shared().createBucket("smt-" + UUID.randomUUID().toString().substring(0, 8));
     Map<String, String> worker = new HashMap<>();
     worker.put("bootstrap.servers", EmbeddedKafka.shared().bootstrapServers());
     worker.put("key.converter", "org.apache.kafka.connect.storage.StringConverter");
@@ -65,7 +65,6 @@ class ConnectWorkerIT {
     worker.put("offset.flush.interval.ms", "1000");
     worker.put("plugin.discovery", "service_load");
     worker.put("listeners", "http://localhost:0");
-    worker.put("task.shutdown.graceful.timeout.ms", "2000");
     connect = new ConnectStandalone().startConnect(worker);
   }
 
@@ -107,7 +106,8 @@ class ConnectWorkerIT {
 
     Map<String, Object> consumer = new HashMap<>();
     claimCheck("").forEach(consumer::put);
-    consumer.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers());
+    consumer.put(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers());
     consumer.put(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
     consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
@@ -158,9 +158,11 @@ class ConnectWorkerIT {
     String topic = "smt-sink-" + UUID.randomUUID().toString().substring(0, 8);
     EmbeddedKafka.shared().createTopic(topic, 1);
     Map<String, Object> producer = new HashMap<>(claimCheck(""));
-    producer.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers());
+    producer.put(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers());
     producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ClaimCheckSerializer.class.getName());
+    producer.put(
+        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ClaimCheckSerializer.class.getName());
     producer.put(ProducerConfig.ACKS_CONFIG, "all");
     try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(producer)) {
       for (int i = 0; i < SIZES.length; i++) {

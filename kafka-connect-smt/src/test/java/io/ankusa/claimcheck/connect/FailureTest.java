@@ -119,9 +119,7 @@ class FailureTest {
     checkIn.configure(config);
     store.failAlways(MemoryStore.Op.PUT, StoreException.Kind.UNAVAILABLE);
     assertThatThrownBy(
-            () ->
-                checkIn.apply(
-                    Wire.source(null, null, Schema.BYTES_SCHEMA, Wire.payload(500, 5))))
+            () -> checkIn.apply(Wire.source(null, null, Schema.BYTES_SCHEMA, Wire.payload(500, 5))))
         .isExactlyInstanceOf(RetriableException.class)
         .hasMessageContaining("UNAVAILABLE")
         .hasMessageContaining("topic t partition 0");
@@ -131,8 +129,7 @@ class FailureTest {
   @Test
   void aFieldThatIsNotBytesNamesTheConverterToUse() {
     redeem.configure(config);
-    SinkRecord r =
-        new SinkRecord("t", 0, null, null, Schema.STRING_SCHEMA, "text", 7L);
+    SinkRecord r = new SinkRecord("t", 0, null, null, Schema.STRING_SCHEMA, "text", 7L);
     assertThatThrownBy(() -> redeem.apply(r))
         .isExactlyInstanceOf(DataException.class)
         .hasMessageContaining("org.apache.kafka.connect.converters.ByteArrayConverter");

@@ -19,7 +19,9 @@ public class PatternSourceConnector extends SourceConnector {
 
   private Map<String, String> props;
 
-  /** The known bytes of record {@code index}: a pattern a shifted or truncated copy cannot match. */
+  /**
+   * The known bytes of record {@code index}: a pattern a shifted or truncated copy cannot match.
+   */
   static byte[] pattern(int size, int index) {
     byte[] b = new byte[size];
     for (int j = 0; j < size; j++) {
@@ -73,7 +75,10 @@ public class PatternSourceConnector extends SourceConnector {
     @Override
     public void start(Map<String, String> props) {
       topic = props.get("topic");
-      sizes = Arrays.stream(props.get("sizes").split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray();
+      sizes =
+          Arrays.stream(props.get("sizes").split(","))
+              .mapToInt(s -> Integer.parseInt(s.trim()))
+              .toArray();
     }
 
     @Override

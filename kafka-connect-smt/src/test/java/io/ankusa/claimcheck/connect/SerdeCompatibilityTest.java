@@ -40,8 +40,7 @@ class SerdeCompatibilityTest {
       for (String s : List.of("small", big)) {
         SourceRecord out = t.apply(Wire.source(null, null, Schema.STRING_SCHEMA, s));
         RecordHeaders headers = Wire.toKafka(out.headers());
-        assertThat(headers.lastHeader(ClaimCheckHeaders.VALUE_MARKER) != null)
-            .isEqualTo(s == big);
+        assertThat(headers.lastHeader(ClaimCheckHeaders.VALUE_MARKER) != null).isEqualTo(s == big);
         assertThat(d.deserialize(Wire.TOPIC, headers, (byte[]) out.value())).isEqualTo(s);
         assertThat(d.deserialize(Wire.TOPIC, (byte[]) out.value()))
             .as("without headers, by the ref frame")
@@ -64,8 +63,7 @@ class SerdeCompatibilityTest {
       json.configure(Map.of("schemas.enable", "false"), false);
 
       SourceRecord out = t.apply(Wire.source(null, null, null, doc));
-      String read =
-          d.deserialize(Wire.TOPIC, Wire.toKafka(out.headers()), (byte[]) out.value());
+      String read = d.deserialize(Wire.TOPIC, Wire.toKafka(out.headers()), (byte[]) out.value());
       assertThat(read).isEqualTo("{\"body\":\"" + "z".repeat(2 * THRESHOLD) + "\"}");
       assertThat(json.toConnectData(Wire.TOPIC, read.getBytes(StandardCharsets.UTF_8)).value())
           .isEqualTo(doc);

@@ -15,9 +15,9 @@ import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.storage.SimpleHeaderConverter;
 
 /**
- * What a worker does between a source transform and Kafka, and between Kafka and a sink
- * transform, for a BYTES field under ByteArrayConverter: headers through the default
- * SimpleHeaderConverter, bytes untouched.
+ * What a worker does between a source transform and Kafka, and between Kafka and a sink transform,
+ * for a BYTES field under ByteArrayConverter: headers through the default SimpleHeaderConverter,
+ * bytes untouched.
  */
 final class Wire {
 
@@ -68,8 +68,7 @@ final class Wire {
 
   /** A sink record with the bytes and headers Kafka holds after {@code r} was produced. */
   static SinkRecord overKafka(SourceRecord r) {
-    return sink(
-        (byte[]) r.key(), (byte[]) r.value(), fromKafka(toKafka(r.headers())));
+    return sink((byte[]) r.key(), (byte[]) r.value(), fromKafka(toKafka(r.headers())));
   }
 
   /** A sink record as a worker with ByteArrayConverter for key and value hands it over. */
