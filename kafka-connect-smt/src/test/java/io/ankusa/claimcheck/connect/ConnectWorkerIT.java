@@ -8,6 +8,8 @@ import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
+import io.ankusa.claimcheck.testkit.Fault;
+import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -77,10 +79,14 @@ class ConnectWorkerIT {
   }
 
   private static Map<String, String> claimCheck(String prefix) {
+    return claimCheck(prefix, EmbeddedS3.shared().endpoint());
+  }
+
+  private static Map<String, String> claimCheck(String prefix, URI endpoint) {
     Map<String, String> m = new HashMap<>();
     EmbeddedS3 s3 = EmbeddedS3.shared();
     m.put(prefix + "claimcheck.stores", "s3://" + bucket);
-    m.put(prefix + "claimcheck.s3.endpoint", s3.endpoint().toString());
+    m.put(prefix + "claimcheck.s3.endpoint", endpoint.toString());
     m.put(prefix + "claimcheck.s3.region", s3.region());
     m.put(prefix + "claimcheck.s3.path.style.access", "true");
     m.put(prefix + "claimcheck.s3.access.key.id", s3.accessKey());
@@ -192,6 +198,61 @@ class ConnectWorkerIT {
           .as("value %d (%d bytes)", i, SIZES[i])
           .isEqualTo(PatternSourceConnector.pattern(SIZES[i], i));
       assertThat(r.headers().lastWithName(ClaimCheckHeaders.VALUE_MARKER)).isNull();
+    }
+  }
+
+  @Test
+  void aStoreOutageOnTheSinkSideIsRetriedAndNoRecordIsSkippedEvenWithToleranceAll()
+      throws Exception {
+    String topic = "smt-outage-" + UUID.randomUUID().toString().substring(0, 8);
+    EmbeddedKafka.shared().createTopic(topic, 1);
+    int[] sizes = {10, THRESHOLD, 500_000, 20};
+    try (FaultProxy proxy = FaultProxy.inFrontOf(EmbeddedS3.shared())) {
+      Map<String, Object> producer = new HashMap<>(claimCheck("", proxy.endpoint()));
+      producer.put(
+          ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers());
+      producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+      producer.put(
+          ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ClaimCheckSerializer.class.getName());
+      try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(producer)) {
+        for (int i = 0; i < sizes.length; i++) {
+          p.send(new ProducerRecord<>(topic, "k" + i, PatternSourceConnector.pattern(sizes[i], i)));
+        }
+        p.flush();
+      }
+
+      proxy.inject(Fault.serverError(), "GET"); // the store cannot answer reads
+      proxy.resetCounts();
+      Map<String, String> config = new HashMap<>(claimCheck("transforms.cc.", proxy.endpoint()));
+      config.put("connector.class", CollectingSinkConnector.class.getName());
+      config.put("tasks.max", "1");
+      config.put("topics", topic);
+      config.put("transforms", "cc");
+      config.put("transforms.cc.type", Redeem.Value.class.getName());
+      config.put("errors.tolerance", "all");
+      config.put("errors.retry.timeout", "-1");
+      config.put("errors.retry.delay.max.ms", "500");
+      createConnector("outage-sink", config);
+
+      long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (proxy.requestCount("GET") < 4 && System.nanoTime() < end) {
+        Thread.sleep(50);
+      }
+      assertThat(proxy.requestCount("GET")).as("the worker keeps retrying").isGreaterThan(3);
+      assertThat(received(topic)).as("nothing is delivered past a claim it cannot read").isEmpty();
+
+      proxy.clear();
+      end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (received(topic).size() < sizes.length && System.nanoTime() < end) {
+        Thread.sleep(100);
+      }
+    }
+    List<SinkRecord> got = received(topic);
+    assertThat(got).as("no record skipped").hasSize(sizes.length);
+    for (int i = 0; i < sizes.length; i++) {
+      assertThat((byte[]) got.get(i).value())
+          .as("value %d (%d bytes)", i, sizes[i])
+          .isEqualTo(PatternSourceConnector.pattern(sizes[i], i));
     }
   }
 
