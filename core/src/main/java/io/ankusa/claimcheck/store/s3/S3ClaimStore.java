@@ -37,7 +37,15 @@ final class S3ClaimStore implements ClaimStore {
   private final Duration operationTimeout;
   private final AtomicBoolean closed = new AtomicBoolean();
 
+  private final Runnable afterClose;
+
   S3ClaimStore(S3AsyncClient client, S3StoreSettings settings) {
+    this(client, settings, () -> {});
+  }
+
+  /** {@code afterClose} releases what the client does not own (its event loop threads). */
+  S3ClaimStore(S3AsyncClient client, S3StoreSettings settings, Runnable afterClose) {
+    this.afterClose = Objects.requireNonNull(afterClose, "afterClose");
     this.client = Objects.requireNonNull(client, "client");
     this.bucket = settings.bucket();
     this.prefix = settings.prefix();
@@ -149,7 +157,11 @@ final class S3ClaimStore implements ClaimStore {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      client.close();
+      try {
+        client.close();
+      } finally {
+        afterClose.run();
+      }
     }
   }
 

@@ -1,7 +1,11 @@
 package io.ankusa.claimcheck.store.s3;
 
 import io.ankusa.claimcheck.store.ClaimStore;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -11,6 +15,7 @@ import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
@@ -34,10 +39,15 @@ public final class S3Stores {
    */
   public static ClaimStore create(S3StoreSettings settings) {
     Objects.requireNonNull(settings, "settings");
+    // Our own event loop, so closing a store does not sit through Netty's default 2 s quiet
+    // period (a producer, a Streams thread or a Connect task closes within its own budget).
+    EventLoopGroup loop = new NioEventLoopGroup(2, new DefaultThreadFactory("claimcheck-s3", true));
     S3AsyncClientBuilder b =
         S3AsyncClient.builder()
             .httpClientBuilder(
-                NettyNioAsyncHttpClient.builder().maxConcurrency(settings.maxConnections()))
+                NettyNioAsyncHttpClient.builder()
+                    .maxConcurrency(settings.maxConnections())
+                    .eventLoopGroup(SdkEventLoopGroup.create(loop)))
             .forcePathStyle(settings.pathStyleAccess())
             .credentialsProvider(credentials(settings))
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
@@ -50,8 +60,13 @@ public final class S3Stores {
     settings.endpoint().ifPresent(b::endpointOverride);
     settings.region().map(Region::of).ifPresent(b::region);
     try {
-      return new S3ClaimStore(b.build(), settings);
-    } catch (SdkException e) {
+      return new S3ClaimStore(b.build(), settings,
+          () -> loop.shutdownGracefully(0, 5, TimeUnit.SECONDS));
+    } catch (RuntimeException e) {
+      loop.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+      if (!(e instanceof SdkException)) {
+        throw e;
+      }
       throw new IllegalStateException(
           "cannot create the S3 client for " + settings.location() + ": " + e.getMessage(), e);
     }
