@@ -25,8 +25,9 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * smaller of its {@code timeout} and the store's operation timeout, as both the call and the
  * attempt timeout; every failure completes the returned future with a {@link StoreException}
  * classified by {@link S3Failures}; a put sends {@code If-None-Match: *}, so it never replaces an
- * object. Bytes handed to {@link #putIfAbsent} are read, not copied, and must not change until its
- * future completes.
+ * object — a pack of at least the multipart threshold goes up as a {@link MultipartPut}, completed
+ * with the same condition. Bytes handed to {@link #putIfAbsent} are read, not copied, and must not
+ * change until its future completes.
  */
 final class S3ClaimStore implements ClaimStore {
 
@@ -38,6 +39,8 @@ final class S3ClaimStore implements ClaimStore {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private final Runnable afterClose;
+  private final int multipartThreshold;
+  private final int partSize;
 
   S3ClaimStore(S3AsyncClient client, S3StoreSettings settings) {
     this(client, settings, () -> {});
@@ -46,6 +49,8 @@ final class S3ClaimStore implements ClaimStore {
   /** {@code afterClose} releases what the client does not own (its event loop threads). */
   S3ClaimStore(S3AsyncClient client, S3StoreSettings settings, Runnable afterClose) {
     this.afterClose = Objects.requireNonNull(afterClose, "afterClose");
+    this.multipartThreshold = settings.multipartThreshold();
+    this.partSize = settings.partSize();
     this.client = Objects.requireNonNull(client, "client");
     this.bucket = settings.bucket();
     this.prefix = settings.prefix();
@@ -60,6 +65,14 @@ final class S3ClaimStore implements ClaimStore {
     Duration t = effectiveTimeout(timeout);
     if (t == null) {
       return expired(Op.PUT, key, timeout);
+    }
+    if (bytes.length >= multipartThreshold) {
+      return complete(
+          new MultipartPut(client, bucket, objectKey, bytes, partSize, override(t))
+              .run(t.toNanos()),
+          Op.PUT,
+          key,
+          r -> null);
     }
     return complete(
         client.putObject(

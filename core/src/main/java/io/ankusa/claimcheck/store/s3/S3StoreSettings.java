@@ -22,6 +22,15 @@ public final class S3StoreSettings {
   /** The connection-pool size used when none is set. */
   public static final int DEFAULT_MAX_CONNECTIONS = 64;
 
+  /** The smallest part S3 accepts (all parts but the last). */
+  public static final int MIN_PART_SIZE = 5 << 20;
+
+  /** Packs of at least this many bytes are written as a multipart upload when none is set. */
+  public static final int DEFAULT_MULTIPART_THRESHOLD = 16 << 20;
+
+  /** The part size of a multipart upload when none is set. */
+  public static final int DEFAULT_PART_SIZE = 8 << 20;
+
   private final String bucket;
   private final String prefix;
   private final URI endpoint;
@@ -31,6 +40,8 @@ public final class S3StoreSettings {
   private final String secretAccessKey;
   private final Duration operationTimeout;
   private final int maxConnections;
+  private final int multipartThreshold;
+  private final int partSize;
 
   private S3StoreSettings(Builder b) {
     this.bucket = b.bucket;
@@ -42,6 +53,18 @@ public final class S3StoreSettings {
     this.secretAccessKey = b.secretAccessKey;
     this.operationTimeout = b.operationTimeout;
     this.maxConnections = b.maxConnections;
+    this.multipartThreshold = b.multipartThreshold;
+    this.partSize = b.partSize;
+  }
+
+  /** Returns the pack size from which a put is a multipart upload. */
+  public int multipartThreshold() {
+    return multipartThreshold;
+  }
+
+  /** Returns the part size of a multipart upload. */
+  public int partSize() {
+    return partSize;
   }
 
   /** Returns a builder with the defaults. */
@@ -119,6 +142,10 @@ public final class S3StoreSettings {
         + operationTimeout
         + ", maxConnections="
         + maxConnections
+        + ", multipartThreshold="
+        + multipartThreshold
+        + ", partSize="
+        + partSize
         + "}";
   }
 
@@ -133,8 +160,28 @@ public final class S3StoreSettings {
     private String secretAccessKey;
     private Duration operationTimeout = DEFAULT_OPERATION_TIMEOUT;
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+    private int multipartThreshold = DEFAULT_MULTIPART_THRESHOLD;
+    private int partSize = DEFAULT_PART_SIZE;
 
     private Builder() {}
+
+    /**
+     * Sets the pack size from which a put is a multipart upload (parts of {@code partSize}, at
+     * least {@link #MIN_PART_SIZE}, uploaded concurrently, completed with {@code If-None-Match: *}).
+     */
+    public Builder multipart(int threshold, int partSize) {
+      if (partSize < MIN_PART_SIZE) {
+        throw new IllegalArgumentException(
+            "partSize must be at least " + MIN_PART_SIZE + " (S3's minimum): " + partSize);
+      }
+      if (threshold <= partSize) {
+        throw new IllegalArgumentException(
+            "the multipart threshold must exceed the part size: " + threshold + " <= " + partSize);
+      }
+      this.multipartThreshold = threshold;
+      this.partSize = partSize;
+      return this;
+    }
 
     /**
      * Sets bucket and prefix from {@code s3://bucket} or {@code s3://bucket/prefix}.
