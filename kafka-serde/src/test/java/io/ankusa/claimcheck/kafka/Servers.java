@@ -96,6 +96,20 @@ final class Servers {
   }
 
   /** Deterministic bytes of {@code size} for {@code seed}. */
+  /**
+   * How many PUT requests one uncompressed check-in of a {@code valueSize}-byte value makes with
+   * the default S3 settings: one, or one per part once the one-claim pack (value + 42 bytes of
+   * header and index) reaches the multipart threshold.
+   */
+  static int putRequests(int valueSize) {
+    long pack = valueSize + 42L;
+    if (pack < io.ankusa.claimcheck.store.s3.S3StoreSettings.DEFAULT_MULTIPART_THRESHOLD) {
+      return 1;
+    }
+    int part = io.ankusa.claimcheck.store.s3.S3StoreSettings.DEFAULT_PART_SIZE;
+    return (int) ((pack + part - 1) / part);
+  }
+
   static byte[] payload(int size, long seed) {
     byte[] b = new byte[size];
     new Random(seed).nextBytes(b);
