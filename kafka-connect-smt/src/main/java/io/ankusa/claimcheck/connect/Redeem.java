@@ -254,15 +254,7 @@ public abstract class Redeem<R extends ConnectRecord<R>> implements Transformati
 
     @Override
     protected R newRecord(R record, Schema schema, Object value, Headers headers) {
-      return record.newRecord(
-          record.topic(),
-          record.kafkaPartition(),
-          schema,
-          value,
-          record.valueSchema(),
-          record.value(),
-          record.timestamp(),
-          headers);
+      return RecordFields.withKey(record, schema, value, headers);
     }
   }
 
@@ -289,15 +281,7 @@ public abstract class Redeem<R extends ConnectRecord<R>> implements Transformati
 
     @Override
     protected R newRecord(R record, Schema schema, Object value, Headers headers) {
-      return record.newRecord(
-          record.topic(),
-          record.kafkaPartition(),
-          record.keySchema(),
-          record.key(),
-          schema,
-          value,
-          record.timestamp(),
-          headers);
+      return RecordFields.withValue(record, schema, value, headers);
     }
   }
 }
