@@ -207,7 +207,25 @@ public final class FaultProxy implements AutoCloseable {
     if (server.isRunning()) {
       server.stop();
     }
+    awaitRefused();
     return this;
+  }
+
+  /**
+   * Returns once the port refuses connections: stopping the server returns while a request it is
+   * still holding (a hang) can keep the listener accepting, and a test of "down" must see refusal.
+   */
+  private void awaitRefused() {
+    long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < until) {
+      try (java.net.Socket probe = new java.net.Socket()) {
+        probe.connect(new java.net.InetSocketAddress(endpoint.getHost(), endpoint.getPort()), 200);
+      } catch (java.io.IOException refused) {
+        return;
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+    }
+    throw new IllegalStateException("FaultProxy: " + endpoint + " still accepts connections after down()");
   }
 
   /** Listens again on the same port, with the same faults; does nothing when already up. */

@@ -157,7 +157,7 @@ class S3ClaimStoreIT {
       for (int round = 0; round < 3; round++) {
         String key = "race/" + round;
         CyclicBarrier start = new CyclicBarrier(writers);
-        List<Future<Kind>> outcomes = new ArrayList<>();
+        List<Future<StoreException>> outcomes = new ArrayList<>();
         for (int w = 0; w < writers; w++) {
           byte[] bytes = payload(w);
           outcomes.add(
@@ -168,22 +168,37 @@ class S3ClaimStoreIT {
                       store.putIfAbsent(key, bytes, T).join();
                       return null; // won
                     } catch (CompletionException e) {
-                      return StoreException.of(e).kind();
+                      return StoreException.of(e);
                     }
                   }));
         }
         List<Integer> winners = new ArrayList<>();
+        List<Integer> unanswered = new ArrayList<>();
         for (int w = 0; w < writers; w++) {
-          Kind kind = outcomes.get(w).get();
-          if (kind == null) {
+          StoreException lost = outcomes.get(w).get();
+          if (lost == null) {
             winners.add(w);
+          } else if (lost.kind() == Kind.UNAVAILABLE) {
+            // S3Proxy answers a losing conditional PUT with 412 before reading its body and then
+            // closes the keep-alive connection; a writer whose request went out on it sees "the
+            // connection was closed": it could not tell whether it won, which is UNAVAILABLE.
+            unanswered.add(w);
           } else {
-            assertThat(kind).as("loser %d of round %d", w, round).isEqualTo(Kind.ALREADY_EXISTS);
+            assertThat(lost.kind())
+                .as("loser %d of round %d: %s", w, round, lost.getMessage())
+                .isEqualTo(Kind.ALREADY_EXISTS);
           }
         }
-        assertThat(winners).as("winners of round %d", round).hasSize(1);
-        byte[] expected = payload(winners.get(0));
-        assertThat(store.getRange(key, 0, expected.length + 1, T).join()).isEqualTo(expected);
+        assertThat(winners).as("winners of round %d", round).hasSizeLessThanOrEqualTo(1);
+        byte[] stored = store.getRange(key, 0, payload(0).length + 1, T).join();
+        if (winners.size() == 1) {
+          assertThat(stored).isEqualTo(payload(winners.get(0)));
+        } else {
+          // The one write that landed lost its answer: it is one of the unanswered writers'.
+          assertThat(unanswered.stream().map(S3ClaimStoreIT::payload))
+              .as("round %d: the stored object is an unanswered writer's", round)
+              .anySatisfy(p -> assertThat(stored).isEqualTo(p));
+        }
       }
     } finally {
       pool.shutdownNow();
