@@ -36,6 +36,8 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String S3_PATH_STYLE = "claimcheck.s3.path.style.access";
   public static final String S3_ACCESS_KEY_ID = "claimcheck.s3.access.key.id";
   public static final String S3_SECRET_ACCESS_KEY = "claimcheck.s3.secret.access.key";
+  public static final String S3_CONNECT_TIMEOUT_MS = "claimcheck.s3.connect.timeout.ms";
+  public static final String S3_MAX_CONNECTIONS = "claimcheck.s3.max.connections";
   public static final String OP_DEADLINE_MS = "claimcheck.store.op.deadline.ms";
   public static final String COOLDOWN_MS = "claimcheck.store.cooldown.ms";
   public static final String PLACEMENT = "claimcheck.placement";
@@ -68,6 +70,13 @@ public final class ClaimCheckConfig extends AbstractConfig {
       .define(S3_ACCESS_KEY_ID, Type.STRING, null, MEDIUM,
           "The S3 access key id; with the secret, or neither for the AWS default credentials chain.")
       .define(S3_SECRET_ACCESS_KEY, Type.PASSWORD, null, MEDIUM, "The S3 secret access key.")
+      .define(S3_CONNECT_TIMEOUT_MS, Type.LONG, 2_000L, Range.between(1, 60_000), LOW,
+          "The longest a new connection to an S3 store may take to open; a request waits at most "
+              + "one second more for a connection, so a store that refuses or drops connections "
+              + "fails fast and a write moves on to the next store.")
+      .define(S3_MAX_CONNECTIONS, Type.INT, 128, Range.between(1, 10_000), LOW,
+          "The most connections one process opens to an S3 store at once (reads, writes and "
+              + "multipart parts together).")
       .define(OP_DEADLINE_MS, Type.LONG, 10_000L, Range.between(1, 600_000), MEDIUM,
           "The deadline of one store operation. The write deadline of a check-in is the largest of "
               + "the stores' and covers every store, attempt and pack-id retry.")

@@ -25,7 +25,9 @@ public final class StoreFactory {
         .bucket(s.bucket())
         .prefix(s.prefix())
         .pathStyleAccess(s.pathStyleAccess())
-        .operationTimeout(s.opDeadline());
+        .operationTimeout(s.opDeadline())
+        .connectTimeout(s.connectTimeout())
+        .maxConnections(s.maxConnections());
     if (s.endpoint() != null) {
       b.endpoint(URI.create(s.endpoint()));
     }

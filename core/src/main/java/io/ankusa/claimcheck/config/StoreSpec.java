@@ -28,7 +28,9 @@ public sealed interface StoreSpec {
       boolean pathStyleAccess,
       String accessKeyId,
       Password secretAccessKey,
-      Duration opDeadline)
+      Duration opDeadline,
+      Duration connectTimeout,
+      int maxConnections)
       implements StoreSpec {
     public S3 {
       Objects.requireNonNull(bucket, "bucket");

@@ -19,7 +19,8 @@ final class StoreSpecs {
 
   private static final Pattern OVERRIDE = Pattern.compile("claimcheck\\.store\\.(\\d+)\\.(.+)");
   private static final Set<String> SETTINGS = Set.of("s3.endpoint", "s3.region",
-      "s3.path.style.access", "s3.access.key.id", "s3.secret.access.key", "op.deadline.ms");
+      "s3.path.style.access", "s3.access.key.id", "s3.secret.access.key", "s3.connect.timeout.ms", "s3.max.connections",
+      "op.deadline.ms");
 
   private StoreSpecs() {}
 
@@ -59,8 +60,8 @@ final class StoreSpecs {
   private static StoreSpec spec(ClaimCheckConfig c, int i, String uri, Map<String, Object> o) {
     StoreUris.Parsed p = StoreUris.parse(ClaimCheckConfig.STORES, uri);
     String at = "claimcheck.store." + i + ".";
-    Duration deadline = Duration.ofMillis(
-        longValue(at + "op.deadline.ms", o.get("op.deadline.ms"), c.getLong(ClaimCheckConfig.OP_DEADLINE_MS)));
+    Duration deadline = Duration.ofMillis(longValue(at + "op.deadline.ms", o.get("op.deadline.ms"),
+        c.getLong(ClaimCheckConfig.OP_DEADLINE_MS), 600_000));
     switch (p.scheme()) {
       case "memory":
         return new StoreSpec.Memory(i, p.bucketOrName(), deadline);
@@ -98,8 +99,12 @@ final class StoreSpecs {
               ? at + "s3.access.key.id" : ClaimCheckConfig.S3_ACCESS_KEY_ID, accessKey,
               "give both the access key id and the secret access key, or neither (default chain)");
         }
+        Duration connect = Duration.ofMillis(longValue(at + "s3.connect.timeout.ms",
+            o.get("s3.connect.timeout.ms"), c.getLong(ClaimCheckConfig.S3_CONNECT_TIMEOUT_MS), 60_000));
+        int connections = (int) longValue(at + "s3.max.connections", o.get("s3.max.connections"),
+            c.getInt(ClaimCheckConfig.S3_MAX_CONNECTIONS), 10_000);
         return new StoreSpec.S3(i, p.bucketOrName(), p.prefix(), endpoint, region, pathStyle,
-            accessKey, secret, deadline);
+            accessKey, secret, deadline, connect, connections);
     }
   }
 
@@ -108,18 +113,18 @@ final class StoreSpecs {
     return v == null || v.isEmpty() ? null : v;
   }
 
-  private static long longValue(String key, Object v, long fallback) {
+  private static long longValue(String key, Object v, long fallback, long max) {
     if (v == null) {
       return fallback;
     }
     try {
       long l = Long.parseLong(String.valueOf(v).trim());
-      if (l < 1 || l > 600_000) {
-        throw new ConfigException(key, v, "must be between 1 and 600000");
+      if (l < 1 || l > max) {
+        throw new ConfigException(key, v, "must be between 1 and " + max);
       }
       return l;
     } catch (NumberFormatException e) {
-      throw new ConfigException(key, v, "not a whole number of milliseconds");
+      throw new ConfigException(key, v, "not a whole number");
     }
   }
 }

@@ -34,6 +34,8 @@ class ClaimCheckConfigTest {
     m.put("claimcheck.store.1.s3.secret.access.key", "other-secret");
     m.put("claimcheck.store.1.s3.access.key.id", "AK2");
     m.put("claimcheck.store.1.op.deadline.ms", "2500");
+    m.put("claimcheck.store.1.s3.connect.timeout.ms", "750");
+    m.put("claimcheck.store.1.s3.max.connections", "16");
     m.put("claimcheck.placement", "HASH");
     m.put("claimcheck.key.layout", "sharded");
     ClaimCheckConfig c = new ClaimCheckConfig(m);
@@ -48,12 +50,16 @@ class ClaimCheckConfigTest {
     assertThat(a.endpoint()).isEqualTo("http://127.0.0.1:9000");
     assertThat(a.opDeadline()).isEqualTo(Duration.ofSeconds(10));
     assertThat(a.secretAccessKey().value()).isEqualTo("very-secret");
+    assertThat(a.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(a.maxConnections()).isEqualTo(128);
     StoreSpec.S3 b = (StoreSpec.S3) s.get(1);
     assertThat(b.prefix()).isEmpty();
     assertThat(b.endpoint()).isEqualTo("http://10.0.0.9:9000");
     assertThat(b.accessKeyId()).isEqualTo("AK2");
     assertThat(b.secretAccessKey().value()).isEqualTo("other-secret");
     assertThat(b.opDeadline()).isEqualTo(Duration.ofMillis(2500));
+    assertThat(b.connectTimeout()).isEqualTo(Duration.ofMillis(750));
+    assertThat(b.maxConnections()).isEqualTo(16);
     assertThat(((StoreSpec.File) s.get(2)).root()).isEqualTo(Path.of("/var/claims"));
     assertThat(((StoreSpec.Memory) s.get(3)).name()).isEqualTo("t");
   }
@@ -91,6 +97,12 @@ class ClaimCheckConfigTest {
       "claimcheck.store.0.op.deadline.ms|soon",
       "claimcheck.store.0.s3.path.style.access|yes",
       "claimcheck.store.0.s3.endpoint|not a url",
+      "claimcheck.s3.connect.timeout.ms|0",
+      "claimcheck.s3.connect.timeout.ms|60001",
+      "claimcheck.s3.max.connections|0",
+      "claimcheck.store.0.s3.connect.timeout.ms|soon",
+      "claimcheck.store.0.s3.connect.timeout.ms|60001",
+      "claimcheck.store.1.s3.max.connections|-3",
   })
   void badValueThrowsConfigExceptionNamingTheKey(String key, String value) {
     Map<String, Object> m = base();

@@ -20,7 +20,13 @@ public final class S3StoreSettings {
   public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(30);
 
   /** The connection-pool size used when none is set. */
-  public static final int DEFAULT_MAX_CONNECTIONS = 64;
+  public static final int DEFAULT_MAX_CONNECTIONS = 128;
+
+  /** The longest a new connection may take to open, when none is set. */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+  /** How much longer than the connect timeout a request may wait for a pooled connection. */
+  static final Duration ACQUIRE_SLACK = Duration.ofSeconds(1);
 
   /** The smallest part S3 accepts (all parts but the last). */
   public static final int MIN_PART_SIZE = 5 << 20;
@@ -40,6 +46,7 @@ public final class S3StoreSettings {
   private final String secretAccessKey;
   private final Duration operationTimeout;
   private final int maxConnections;
+  private final Duration connectTimeout;
   private final int multipartThreshold;
   private final int partSize;
 
@@ -53,6 +60,7 @@ public final class S3StoreSettings {
     this.secretAccessKey = b.secretAccessKey;
     this.operationTimeout = b.operationTimeout;
     this.maxConnections = b.maxConnections;
+    this.connectTimeout = b.connectTimeout;
     this.multipartThreshold = b.multipartThreshold;
     this.partSize = b.partSize;
   }
@@ -117,6 +125,22 @@ public final class S3StoreSettings {
     return maxConnections;
   }
 
+  /** Returns the longest a new connection may take to open. */
+  public Duration connectTimeout() {
+    return connectTimeout;
+  }
+
+  /**
+   * Returns the longest a request waits for a connection, pooled or new: the connect timeout plus
+   * a second. This bound matters beyond a busy pool: the SDK's Netty pool now and then loses the
+   * failure of a refused connection (seen against a stopped endpoint on a loaded machine, a few
+   * requests in a hundred), and without it such a request would wait out its whole operation
+   * timeout, so a down store would cost a write its deadline instead of a prompt failover.
+   */
+  public Duration connectionAcquisitionTimeout() {
+    return connectTimeout.plus(ACQUIRE_SLACK);
+  }
+
   /** Returns {@code s3://bucket} or {@code s3://bucket/prefix} (without the trailing slash). */
   public String location() {
     return prefix.isEmpty()
@@ -142,6 +166,8 @@ public final class S3StoreSettings {
         + operationTimeout
         + ", maxConnections="
         + maxConnections
+        + ", connectTimeout="
+        + connectTimeout
         + ", multipartThreshold="
         + multipartThreshold
         + ", partSize="
@@ -160,6 +186,7 @@ public final class S3StoreSettings {
     private String secretAccessKey;
     private Duration operationTimeout = DEFAULT_OPERATION_TIMEOUT;
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private int multipartThreshold = DEFAULT_MULTIPART_THRESHOLD;
     private int partSize = DEFAULT_PART_SIZE;
 
@@ -280,6 +307,17 @@ public final class S3StoreSettings {
         throw new IllegalArgumentException("maxConnections must be positive: " + maxConnections);
       }
       this.maxConnections = maxConnections;
+      return this;
+    }
+
+    /** Sets the longest a new connection may take to open (at least 1 ms). */
+    public Builder connectTimeout(Duration connectTimeout) {
+      Objects.requireNonNull(connectTimeout, "connectTimeout");
+      if (connectTimeout.toMillis() < 1) {
+        throw new IllegalArgumentException(
+            "connectTimeout must be at least 1 ms: " + connectTimeout);
+      }
+      this.connectTimeout = connectTimeout;
       return this;
     }
 

@@ -28,7 +28,9 @@ public final class S3Stores {
   /**
    * Returns a store on {@code settings}' bucket and prefix: an AWS SDK v2 async client (Netty HTTP
    * client) that makes one attempt per call, bounded by the operation timeout, and classifies every
-   * outcome by HTTP status. Close it to release its connections and threads.
+   * outcome by HTTP status. Getting a connection is bounded apart, by {@link
+   * S3StoreSettings#connectionAcquisitionTimeout()}, so a store that refuses connections fails fast
+   * and the writer moves on to the next store. Close it to release its connections and threads.
    *
    * <p>The SDK's own checksums are asked for only where S3 requires them, so S3-compatible servers
    * without the newer checksum headers work too; packs carry their own checksums, which readers
@@ -47,6 +49,8 @@ public final class S3Stores {
             .httpClientBuilder(
                 NettyNioAsyncHttpClient.builder()
                     .maxConcurrency(settings.maxConnections())
+                    .connectionTimeout(settings.connectTimeout())
+                    .connectionAcquisitionTimeout(settings.connectionAcquisitionTimeout())
                     .eventLoopGroup(SdkEventLoopGroup.create(loop)))
             .forcePathStyle(settings.pathStyleAccess())
             .credentialsProvider(credentials(settings))

@@ -32,6 +32,10 @@ class S3StoreSettingsTest {
     assertThat(s.pathStyleAccess()).isFalse();
     assertThat(s.operationTimeout()).isEqualTo(S3StoreSettings.DEFAULT_OPERATION_TIMEOUT);
     assertThat(s.maxConnections()).isEqualTo(S3StoreSettings.DEFAULT_MAX_CONNECTIONS);
+    assertThat(s.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(s.connectionAcquisitionTimeout()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(S3StoreSettings.builder().bucket("b").connectTimeout(Duration.ofMillis(250)).build()
+        .connectionAcquisitionTimeout()).isEqualTo(Duration.ofMillis(1250));
   }
 
   @Test
@@ -56,6 +60,8 @@ class S3StoreSettingsTest {
         .hasMessageContaining("operationTimeout");
     assertThatThrownBy(() -> S3StoreSettings.builder().maxConnections(0))
         .hasMessageContaining("maxConnections");
+    assertThatThrownBy(() -> S3StoreSettings.builder().connectTimeout(Duration.ofNanos(10)))
+        .hasMessageContaining("connectTimeout");
   }
 
   @Test
