@@ -151,7 +151,7 @@ class ReaderS3IT {
     ClaimCheck cc = open(8, 1 << 20, 20_000);
     ClaimRef ref = cc.checkIn(value(1));
     proxy.resetCounts();
-    proxy.hang(Duration.ofMillis(2500));
+    proxy.hang(Duration.ofMillis(4000));
     long t0 = System.nanoTime();
     try {
       cc.redeem(ref, in(cc, Duration.ofMillis(700))).join();
@@ -162,7 +162,8 @@ class ReaderS3IT {
       assertThat(f.getMessage()).contains("deadline");
     }
     Duration waited = Duration.ofNanos(System.nanoTime() - t0);
-    assertThat(waited).isBetween(Duration.ofMillis(650), Duration.ofMillis(1500));
+    // At the deadline, give or take a loaded machine's scheduling; well before the 4 s answer.
+    assertThat(waited).isBetween(Duration.ofMillis(650), Duration.ofMillis(2500));
 
     // The store request outlives its caller, completes, and fills the cache: the retry is a hit.
     long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
