@@ -38,6 +38,8 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String S3_SECRET_ACCESS_KEY = "claimcheck.s3.secret.access.key";
   public static final String S3_CONNECT_TIMEOUT_MS = "claimcheck.s3.connect.timeout.ms";
   public static final String S3_MAX_CONNECTIONS = "claimcheck.s3.max.connections";
+  public static final String S3_MULTIPART_THRESHOLD = "claimcheck.s3.multipart.threshold.bytes";
+  public static final String S3_MULTIPART_PART_SIZE = "claimcheck.s3.multipart.part.bytes";
   public static final String OP_DEADLINE_MS = "claimcheck.store.op.deadline.ms";
   public static final String COOLDOWN_MS = "claimcheck.store.cooldown.ms";
   public static final String PLACEMENT = "claimcheck.placement";
@@ -77,6 +79,12 @@ public final class ClaimCheckConfig extends AbstractConfig {
       .define(S3_MAX_CONNECTIONS, Type.INT, 128, Range.between(1, 10_000), LOW,
           "The most connections one process opens to an S3 store at once (reads, writes and "
               + "multipart parts together).")
+      .define(S3_MULTIPART_THRESHOLD, Type.INT, 16 << 20, Range.atLeast((5 << 20) + 1), LOW,
+          "Packs of at least this many bytes go up to an S3 store as a multipart upload (parts "
+              + "uploaded concurrently, completed only if no object is there); must exceed "
+              + S3_MULTIPART_PART_SIZE + ".")
+      .define(S3_MULTIPART_PART_SIZE, Type.INT, 8 << 20, Range.atLeast(5 << 20), LOW,
+          "The part size of a multipart upload; at least 5 MiB (S3's minimum).")
       .define(OP_DEADLINE_MS, Type.LONG, 10_000L, Range.between(1, 600_000), MEDIUM,
           "The deadline of one store operation. The write deadline of a check-in is the largest of "
               + "the stores' and covers every store, attempt and pack-id retry.")

@@ -27,7 +27,8 @@ public final class StoreFactory {
         .pathStyleAccess(s.pathStyleAccess())
         .operationTimeout(s.opDeadline())
         .connectTimeout(s.connectTimeout())
-        .maxConnections(s.maxConnections());
+        .maxConnections(s.maxConnections())
+        .multipart(s.multipartThreshold(), s.multipartPartSize());
     if (s.endpoint() != null) {
       b.endpoint(URI.create(s.endpoint()));
     }

@@ -30,7 +30,9 @@ public sealed interface StoreSpec {
       Password secretAccessKey,
       Duration opDeadline,
       Duration connectTimeout,
-      int maxConnections)
+      int maxConnections,
+      int multipartThreshold,
+      int multipartPartSize)
       implements StoreSpec {
     public S3 {
       Objects.requireNonNull(bucket, "bucket");

@@ -20,7 +20,7 @@ final class StoreSpecs {
   private static final Pattern OVERRIDE = Pattern.compile("claimcheck\\.store\\.(\\d+)\\.(.+)");
   private static final Set<String> SETTINGS = Set.of("s3.endpoint", "s3.region",
       "s3.path.style.access", "s3.access.key.id", "s3.secret.access.key", "s3.connect.timeout.ms", "s3.max.connections",
-      "op.deadline.ms");
+      "s3.multipart.threshold.bytes", "s3.multipart.part.bytes", "op.deadline.ms");
 
   private StoreSpecs() {}
 
@@ -103,8 +103,24 @@ final class StoreSpecs {
             o.get("s3.connect.timeout.ms"), c.getLong(ClaimCheckConfig.S3_CONNECT_TIMEOUT_MS), 60_000));
         int connections = (int) longValue(at + "s3.max.connections", o.get("s3.max.connections"),
             c.getInt(ClaimCheckConfig.S3_MAX_CONNECTIONS), 10_000);
+        int partSize = (int) longValue(at + "s3.multipart.part.bytes",
+            o.get("s3.multipart.part.bytes"), c.getInt(ClaimCheckConfig.S3_MULTIPART_PART_SIZE),
+            Integer.MAX_VALUE);
+        int threshold = (int) longValue(at + "s3.multipart.threshold.bytes",
+            o.get("s3.multipart.threshold.bytes"), c.getInt(ClaimCheckConfig.S3_MULTIPART_THRESHOLD),
+            Integer.MAX_VALUE);
+        if (partSize < 5 << 20) {
+          throw new ConfigException(o.containsKey("s3.multipart.part.bytes")
+              ? at + "s3.multipart.part.bytes" : ClaimCheckConfig.S3_MULTIPART_PART_SIZE, partSize,
+              "must be at least 5 MiB (" + (5 << 20) + " bytes), S3's smallest part");
+        }
+        if (threshold <= partSize) {
+          throw new ConfigException(o.containsKey("s3.multipart.threshold.bytes")
+              ? at + "s3.multipart.threshold.bytes" : ClaimCheckConfig.S3_MULTIPART_THRESHOLD,
+              threshold, "must exceed the multipart part size (" + partSize + ")");
+        }
         return new StoreSpec.S3(i, p.bucketOrName(), p.prefix(), endpoint, region, pathStyle,
-            accessKey, secret, deadline, connect, connections);
+            accessKey, secret, deadline, connect, connections, threshold, partSize);
     }
   }
 

@@ -36,6 +36,8 @@ class ClaimCheckConfigTest {
     m.put("claimcheck.store.1.op.deadline.ms", "2500");
     m.put("claimcheck.store.1.s3.connect.timeout.ms", "750");
     m.put("claimcheck.store.1.s3.max.connections", "16");
+    m.put("claimcheck.store.1.s3.multipart.part.bytes", String.valueOf(6 << 20));
+    m.put("claimcheck.store.1.s3.multipart.threshold.bytes", String.valueOf(12 << 20));
     m.put("claimcheck.placement", "HASH");
     m.put("claimcheck.key.layout", "sharded");
     ClaimCheckConfig c = new ClaimCheckConfig(m);
@@ -52,6 +54,8 @@ class ClaimCheckConfigTest {
     assertThat(a.secretAccessKey().value()).isEqualTo("very-secret");
     assertThat(a.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
     assertThat(a.maxConnections()).isEqualTo(128);
+    assertThat(a.multipartThreshold()).isEqualTo(16 << 20);
+    assertThat(a.multipartPartSize()).isEqualTo(8 << 20);
     StoreSpec.S3 b = (StoreSpec.S3) s.get(1);
     assertThat(b.prefix()).isEmpty();
     assertThat(b.endpoint()).isEqualTo("http://10.0.0.9:9000");
@@ -60,6 +64,8 @@ class ClaimCheckConfigTest {
     assertThat(b.opDeadline()).isEqualTo(Duration.ofMillis(2500));
     assertThat(b.connectTimeout()).isEqualTo(Duration.ofMillis(750));
     assertThat(b.maxConnections()).isEqualTo(16);
+    assertThat(b.multipartThreshold()).isEqualTo(12 << 20);
+    assertThat(b.multipartPartSize()).isEqualTo(6 << 20);
     assertThat(((StoreSpec.File) s.get(2)).root()).isEqualTo(Path.of("/var/claims"));
     assertThat(((StoreSpec.Memory) s.get(3)).name()).isEqualTo("t");
   }
@@ -103,6 +109,12 @@ class ClaimCheckConfigTest {
       "claimcheck.store.0.s3.connect.timeout.ms|soon",
       "claimcheck.store.0.s3.connect.timeout.ms|60001",
       "claimcheck.store.1.s3.max.connections|-3",
+      "claimcheck.s3.multipart.part.bytes|1048576",
+      "claimcheck.s3.multipart.threshold.bytes|5242880",
+      "claimcheck.s3.multipart.threshold.bytes|8388608",
+      "claimcheck.store.0.s3.multipart.part.bytes|1048576",
+      "claimcheck.store.0.s3.multipart.threshold.bytes|8388608",
+      "claimcheck.store.0.s3.multipart.threshold.bytes|big",
   })
   void badValueThrowsConfigExceptionNamingTheKey(String key, String value) {
     Map<String, Object> m = base();
