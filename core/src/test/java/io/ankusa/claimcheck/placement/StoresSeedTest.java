@@ -499,6 +499,20 @@ class StoresSeedTest {
   }
 
   @Test
+  void aHungFirstStoreWithASmallerDeadlineLeavesTheWriteTimeForTheNext() {
+    MemoryStore a = MemoryStores.create("a", ticker.hangClock());
+    MemoryStore b = MemoryStores.create("b", ticker.hangClock());
+    ClaimStores s = ClaimStores.builder().ticker(ticker)
+        .add(a, Duration.ofSeconds(3)).add(b, Duration.ofSeconds(10)).build();
+    a.hang(PUT);
+    long t0 = ticker.read();
+    assertThat(write(s, 7)).isEqualTo(1);
+    // store 0 spent its own 3 s; store 1 took the pack inside the 10 s write deadline.
+    assertThat(ticker.read() - t0).isEqualTo(Duration.ofSeconds(3).toNanos());
+    assertThat(b.count(PUT)).isEqualTo(1);
+  }
+
+  @Test
   void breakerRejectsNegativeCooldown() {
     assertThatThrownBy(() -> ClaimStores.builder().cooldown(Duration.ofSeconds(-1))
         .add(MemoryStores.create("x", ticker.hangClock()), OP).build())
