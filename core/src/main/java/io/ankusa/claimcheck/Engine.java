@@ -18,6 +18,7 @@ import io.ankusa.claimcheck.ref.Tenant;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.CheckInOutcome;
 import java.io.IOException;
+import java.lang.ref.Cleaner;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,7 +30,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One handle on a shared runtime: checks claims in through the failover writer and redeems refs
@@ -38,6 +38,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>A check-in returns a ref only after a store durably took the pack, and a collision mints a
  * fresh pack id under the same write deadline. A redeem verifies length and checksum on every
  * answer (cache hits included) and hands out a private copy, so wrong bytes are never returned.
+ *
+ * <p>A handle that becomes unreachable without being closed is released by a {@link Cleaner}:
+ * Kafka Streams, for one, never closes the default serdes it creates, and without this their
+ * handles would keep the shared stores and reader open until the JVM exits.
  */
 final class Engine implements ClaimCheck {
 
@@ -52,7 +56,7 @@ final class Engine implements ClaimCheck {
   private final Set<String> allowed;
   private final long searchNanos;
   private final SecureRandom random = new SecureRandom();
-  private final AtomicBoolean closed = new AtomicBoolean();
+  private final Cleaner.Cleanable release;
 
   private Engine(ClaimCheckConfig config, Runtimes.Runtime rt, Ticker ticker) {
     this.config = config;
@@ -62,6 +66,7 @@ final class Engine implements ClaimCheck {
     this.codec = Codec.valueOf(config.getString(ClaimCheckConfig.COMPRESSION_TYPE).toUpperCase(Locale.ROOT));
     this.allowed = new HashSet<>(config.tenantsAllowed());
     this.searchNanos = config.readDeadline().toNanos();
+    this.release = Runtimes.CLEANER.register(this, new Release(rt));
   }
 
   static Engine open(ClaimCheckConfig config, Object meterRegistry, Ticker ticker) {
@@ -216,9 +221,16 @@ final class Engine implements ClaimCheck {
     return config;
   }
 
+  /** Releases this handle; idempotent (the cleaner runs the release at most once). */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
+    release.clean();
+  }
+
+  /** Releases one handle on a runtime; must not refer to the engine, or it would never be freed. */
+  private record Release(Runtimes.Runtime rt) implements Runnable {
+    @Override
+    public void run() {
       Runtimes.release(rt);
     }
   }

@@ -29,6 +29,13 @@ final class Runtimes {
 
   private static final Map<Key, Runtime> SHARED = new HashMap<>();
 
+  /** Releases handles that became unreachable unclosed (one daemon thread per process). */
+  static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create(r -> {
+    Thread t = new Thread(r, "claimcheck-cleaner");
+    t.setDaemon(true);
+    return t;
+  });
+
   private Runtimes() {}
 
   /** What makes two configurations share a store set and a reader. */
@@ -67,6 +74,12 @@ final class Runtimes {
     }
     rt.handles++;
     return rt;
+  }
+
+  /** How many open handles the runtime for {@code key} has; 0 when none is open. */
+  static synchronized int handles(Key key) {
+    Runtime rt = SHARED.get(key);
+    return rt == null ? 0 : rt.handles;
   }
 
   static synchronized void release(Runtime rt) {
