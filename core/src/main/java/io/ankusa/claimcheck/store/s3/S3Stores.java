@@ -10,7 +10,6 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -27,8 +26,9 @@ public final class S3Stores {
 
   /**
    * Returns a store on {@code settings}' bucket and prefix: an AWS SDK v2 async client (Netty HTTP
-   * client) that makes one attempt per call, bounded by the operation timeout, and classifies every
-   * outcome by HTTP status. Getting a connection is bounded apart, by {@link
+   * client) that makes one attempt per call (a second only for a request that met a connection the
+   * server had closed: {@link StaleConnectionRetry}), bounded by the operation timeout, and
+   * classifies every outcome by HTTP status. Getting a connection is bounded apart, by {@link
    * S3StoreSettings#connectionAcquisitionTimeout()}, so a store that refuses connections fails fast
    * and the writer moves on to the next store. Close it to release its connections and threads.
    *
@@ -58,7 +58,7 @@ public final class S3Stores {
             .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
             .overrideConfiguration(
                 c ->
-                    c.retryStrategy(AwsRetryStrategy.doNotRetry())
+                    c.retryStrategy(StaleConnectionRetry.strategy())
                         .apiCallTimeout(settings.operationTimeout())
                         .apiCallAttemptTimeout(settings.operationTimeout()));
     settings.endpoint().ifPresent(b::endpointOverride);

@@ -1,0 +1,50 @@
+package io.ankusa.claimcheck.store.s3;
+
+import software.amazon.awssdk.retries.StandardRetryStrategy;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.retries.api.RetryStrategy;
+
+/**
+ * The one retry the S3 client makes itself: a request sent on a pooled connection that the server
+ * had already closed; stateless and thread-safe.
+ *
+ * <p>Every other failure gets exactly one attempt, so the writer's failover and the reader's limit
+ * see what the store did. This one says nothing about the store: S3Proxy (Jetty) closes a
+ * keep-alive connection after answering a losing conditional PUT with 412 before reading its
+ * body, and a request the client had already put on that connection fails with "the connection
+ * was closed during the request" (3 of 300 racing writers on one client; a GET sharing the client
+ * can meet it too). Sending it again at once is safe: GET and HEAD are idempotent, and a
+ * put-if-absent that did land before its answer was lost comes back 412, already exists.
+ */
+final class StaleConnectionRetry {
+
+  /** The Netty client's message for a connection closed under an unanswered request. */
+  static final String CLOSED_DURING_REQUEST = "connection was closed during the request";
+
+  private StaleConnectionRetry() {}
+
+  /** At most two attempts; the second only after a closed connection, at once. */
+  static RetryStrategy strategy() {
+    return StandardRetryStrategy.builder()
+        .maxAttempts(2)
+        .retryOnException(StaleConnectionRetry::isClosedConnection)
+        .treatAsThrottling(t -> false)
+        .backoffStrategy(BackoffStrategy.retryImmediately())
+        .throttlingBackoffStrategy(BackoffStrategy.retryImmediately())
+        .circuitBreakerEnabled(false)
+        .useClientDefaults(false)
+        .build();
+  }
+
+  /** Whether {@code failure} (or a cause) is a connection closed under an unanswered request. */
+  static boolean isClosedConnection(Throwable failure) {
+    int depth = 0;
+    for (Throwable t = failure; t != null && depth < 16; t = t.getCause(), depth++) {
+      String message = t.getMessage();
+      if (message != null && message.contains(CLOSED_DURING_REQUEST)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
