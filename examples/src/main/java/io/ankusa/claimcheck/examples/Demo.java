@@ -44,8 +44,20 @@ public final class Demo {
 
   private Demo() {}
 
+  /**
+   * Runs both demos on one broker and one S3 server: producer -> Streams -> consumer, then the
+   * Kafka Connect pipeline ({@link ConnectDemo}); exits with status 1 unless both were identical.
+   */
   public static void main(String[] args) throws Exception {
-    if (!run()) {
+    boolean ok;
+    System.out.println("Starting a Kafka broker and an S3 server in this JVM...");
+    try (EmbeddedKafka kafka = EmbeddedKafka.start();
+        EmbeddedS3 s3 = EmbeddedS3.start()) {
+      ok = run(kafka, s3);
+      System.out.printf("%n--- Kafka Connect: a source connector and a sink connector ---%n");
+      ok &= ConnectDemo.run(kafka, s3).allIdentical();
+    }
+    if (!ok) {
       System.exit(1);
     }
   }
