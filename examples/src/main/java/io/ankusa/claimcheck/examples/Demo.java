@@ -78,7 +78,9 @@ public final class Demo {
     Map<String, Object> claimcheck =
         new HashMap<>(claimCheckSettings(s3, s3.createBucket("demo-claims")));
     Map<String, byte[]> sent = produce(kafka, claimcheck);
-    try (KafkaStreams streams = transform(kafka, claimcheck)) {
+    // The serde holds an S3 client that Streams leaves open: close it after the app.
+    try (ClaimCheckSerde<byte[]> serde = new ClaimCheckSerde<>();
+        KafkaStreams streams = transform(kafka, claimcheck, serde)) {
       streams.start();
       int ok = consume(kafka, claimcheck, sent);
       System.out.printf("%n%d of %d values came back byte-identical through producer -> Streams "
@@ -124,7 +126,8 @@ public final class Demo {
     return sent;
   }
 
-  private static KafkaStreams transform(EmbeddedKafka kafka, Map<String, Object> claimcheck)
+  private static KafkaStreams transform(
+      EmbeddedKafka kafka, Map<String, Object> claimcheck, ClaimCheckSerde<byte[]> serde)
       throws Exception {
     Properties props = new Properties();
     props.putAll(claimcheck);
@@ -134,7 +137,6 @@ public final class Demo {
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     StreamsBuilder builder = new StreamsBuilder();
-    ClaimCheckSerde<byte[]> serde = new ClaimCheckSerde<>();
     serde.configure(claimcheck, false);
     builder.stream("demo-in", Consumed.with(Serdes.String(), serde))
         .mapValues(Demo::reverse)
