@@ -39,42 +39,70 @@ public final class Demo {
 
   private static final int[] SIZES = {10, 1_000, 100_000, 300_000, 1 << 20, 3 << 20, 8 << 20};
 
+  /** Values of this many bytes or more are checked in; smaller ones stay inline. */
+  static final int THRESHOLD = 262_144;
+
   private Demo() {}
 
+  /**
+   * Runs both demos on one broker and one S3 server: producer -> Streams -> consumer, then the
+   * Kafka Connect pipeline ({@link ConnectDemo}); exits with status 1 unless both were identical.
+   */
   public static void main(String[] args) throws Exception {
-    if (!run()) {
+    boolean ok;
+    System.out.println("Starting a Kafka broker and an S3 server in this JVM...");
+    try (EmbeddedKafka kafka = EmbeddedKafka.start();
+        EmbeddedS3 s3 = EmbeddedS3.start()) {
+      ok = run(kafka, s3);
+      System.out.printf("%n--- Kafka Connect: a source connector and a sink connector ---%n");
+      ok &= ConnectDemo.run(kafka, s3).allIdentical();
+    }
+    if (!ok) {
       System.exit(1);
     }
   }
 
-  /** Runs the whole demo; returns whether every value came back byte-identical. */
+  /** Runs the producer -> Streams -> consumer demo; returns whether every value was identical. */
   static boolean run() throws Exception {
     System.out.println("Starting a Kafka broker and an S3 server in this JVM...");
-    try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedS3 s3 = EmbeddedS3.start()) {
-      String bucket = s3.createBucket("demo-claims");
-      kafka.createTopic("demo-in", 3);
-      kafka.createTopic("demo-out", 3);
-      Map<String, Object> claimcheck = new HashMap<>();
-      claimcheck.put("claimcheck.stores", "s3://" + bucket + "/demo");
-      claimcheck.put("claimcheck.s3.endpoint", s3.endpoint().toString());
-      claimcheck.put("claimcheck.s3.region", s3.region());
-      claimcheck.put("claimcheck.s3.path.style.access", "true");
-      claimcheck.put("claimcheck.s3.access.key.id", s3.accessKey());
-      claimcheck.put("claimcheck.s3.secret.access.key", s3.secretKey());
-      claimcheck.put("claimcheck.threshold.bytes", 262_144);
-      claimcheck.put("claimcheck.compression.type", "zstd");
-      claimcheck.put("claimcheck.tenant", "demo");
-
-      Map<String, byte[]> sent = produce(kafka, claimcheck);
-      try (KafkaStreams streams = transform(kafka, claimcheck)) {
-        streams.start();
-        int ok = consume(kafka, claimcheck, sent);
-        System.out.printf("%n%d of %d values came back byte-identical through producer -> Streams "
-            + "-> consumer; values under 256 KiB stayed inline, larger ones travelled as refs.%n",
-            ok, sent.size());
-        return ok == sent.size();
-      }
+    try (EmbeddedKafka kafka = EmbeddedKafka.start();
+        EmbeddedS3 s3 = EmbeddedS3.start()) {
+      return run(kafka, s3);
     }
+  }
+
+  /** Runs the producer -> Streams -> consumer demo on {@code kafka} and {@code s3}. */
+  static boolean run(EmbeddedKafka kafka, EmbeddedS3 s3) throws Exception {
+    kafka.createTopic("demo-in", 3);
+    kafka.createTopic("demo-out", 3);
+    Map<String, Object> claimcheck =
+        new HashMap<>(claimCheckSettings(s3, s3.createBucket("demo-claims")));
+    Map<String, byte[]> sent = produce(kafka, claimcheck);
+    // The serde holds an S3 client that Streams leaves open: close it after the app.
+    try (ClaimCheckSerde<byte[]> serde = new ClaimCheckSerde<>();
+        KafkaStreams streams = transform(kafka, claimcheck, serde)) {
+      streams.start();
+      int ok = consume(kafka, claimcheck, sent);
+      System.out.printf("%n%d of %d values came back byte-identical through producer -> Streams "
+          + "-> consumer; values under 256 KiB stayed inline, larger ones travelled as refs.%n",
+          ok, sent.size());
+      return ok == sent.size();
+    }
+  }
+
+  /** The demos' claim-check settings: S3 store {@code bucket} on {@code s3}, zstd, 256 KiB. */
+  static Map<String, String> claimCheckSettings(EmbeddedS3 s3, String bucket) {
+    Map<String, String> claimcheck = new HashMap<>();
+    claimcheck.put("claimcheck.stores", "s3://" + bucket + "/demo");
+    claimcheck.put("claimcheck.s3.endpoint", s3.endpoint().toString());
+    claimcheck.put("claimcheck.s3.region", s3.region());
+    claimcheck.put("claimcheck.s3.path.style.access", "true");
+    claimcheck.put("claimcheck.s3.access.key.id", s3.accessKey());
+    claimcheck.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    claimcheck.put("claimcheck.threshold.bytes", String.valueOf(THRESHOLD));
+    claimcheck.put("claimcheck.compression.type", "zstd");
+    claimcheck.put("claimcheck.tenant", "demo");
+    return claimcheck;
   }
 
   private static Map<String, byte[]> produce(EmbeddedKafka kafka, Map<String, Object> claimcheck)
@@ -98,7 +126,8 @@ public final class Demo {
     return sent;
   }
 
-  private static KafkaStreams transform(EmbeddedKafka kafka, Map<String, Object> claimcheck)
+  private static KafkaStreams transform(
+      EmbeddedKafka kafka, Map<String, Object> claimcheck, ClaimCheckSerde<byte[]> serde)
       throws Exception {
     Properties props = new Properties();
     props.putAll(claimcheck);
@@ -108,7 +137,6 @@ public final class Demo {
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     StreamsBuilder builder = new StreamsBuilder();
-    ClaimCheckSerde<byte[]> serde = new ClaimCheckSerde<>();
     serde.configure(claimcheck, false);
     builder.stream("demo-in", Consumed.with(Serdes.String(), serde))
         .mapValues(Demo::reverse)
