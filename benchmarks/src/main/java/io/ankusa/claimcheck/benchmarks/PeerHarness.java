@@ -32,10 +32,10 @@ import java.util.Random;
  *   <li><b>Hang</b> (only when {@code hangMs > 0}): see {@link PeerHang}.
  * </ol>
  *
- * <p>Each round runs the variants in a rotated order; one untimed warm-up pass of each comes first.
- * Ratios are peer time over our time (above 1: we are faster). The peer runs on the Kafka clients
- * it links against, in its own class loader ({@link PeerClassLoader}): it cannot run on this JVM's
- * kafka-clients 4.4.
+ * <p>Each round runs the variants in a rotated order; an untimed warm-up (50 records) of each comes
+ * first. Ratios are peer time over our time (above 1: we are faster). The peer runs on the Kafka
+ * clients it links against, in its own class loader ({@link PeerClassLoader}): it cannot run on
+ * this JVM's kafka-clients 4.4.
  *
  * <pre>
  *   mvn -B -pl benchmarks -am package -DskipTests
@@ -145,7 +145,7 @@ public final class PeerHarness {
   }
 
   private void warmUp() {
-    int n = Math.min(records, 20);
+    int n = Math.min(records, 50);
     String pt = rig.topic("peer-warmup");
     String ot = rig.topic("ours-warmup");
     rig.send(PeerRig.Lib.PEER, pt, n).requireAll();

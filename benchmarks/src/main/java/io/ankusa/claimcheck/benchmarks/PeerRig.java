@@ -177,7 +177,7 @@ final class PeerRig implements AutoCloseable {
    * Reads {@code topic} from the beginning with {@code reader} until {@code n} records came, checks
    * each value byte for byte and each key once, and returns the nanoseconds from the first poll to
    * the last check. With {@code countGets}, also checks that store A saw exactly one GET per record
-   * (an empty cache, no retries).
+   * and store B none (an empty cache, no retries, no extra requests).
    */
   long consume(Reader reader, String topic, int n, boolean countGets) {
     Map<String, Object> c = new HashMap<>(reader == Reader.PEER ? peer : ours);
@@ -192,6 +192,7 @@ final class PeerRig implements AutoCloseable {
     BitSet seen = new BitSet();
     BiConsumer<byte[], byte[]> check = (key, value) -> check(reader, key, value, seen);
     storeA.resetCounts();
+    storeB.resetCounts();
     long took;
     if (reader == Reader.PEER) {
       took = peerDriver.consume(c, topic, n, GIVE_UP, check);
@@ -215,8 +216,12 @@ final class PeerRig implements AutoCloseable {
       throw new AssertionError(reader + ": " + seen.cardinality() + " distinct records of " + n);
     }
     long gets = storeA.requestCount("GET");
-    if (countGets && gets != n) {
-      throw new AssertionError(reader + ": " + gets + " GETs to store A for " + n + " records");
+    long elsewhere = storeB.requestCount("GET");
+    if (countGets && (gets != n || elsewhere != 0)) {
+      throw new AssertionError(
+          String.format(
+              "%s: %d GETs to store A and %d to B for %d records (%d and 0 expected)",
+              reader, gets, elsewhere, n, n));
     }
     return took;
   }
