@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * (initialized by every serializer's {@code configure} and every header-aware {@code deserialize})
  * uses {@code org.apache.kafka.common.utils.BufferSupplier}, {@code ByteBufferOutputStream} and
  * {@code org.apache.kafka.common.record.CompressionType}, which Kafka moved to internal packages
- * (4.3 and 4.4). So this loader takes {@code org.apache.kafka.*} only from the jars it is given (an
+ * (by 4.4.0). So this loader takes {@code org.apache.kafka.*} only from the jars it is given (an
  * older kafka-clients), defines the peer ({@code com.bakdata.kafka.*}) and {@link ClientDriver}
  * itself from the parent's class files, and leaves everything else (JDK, AWS SDK, slf4j, Guava) to
  * the parent; classes the parent lacks (Google's auth library, which the peer's config class needs
