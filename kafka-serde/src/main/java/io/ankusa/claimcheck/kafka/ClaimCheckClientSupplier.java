@@ -13,9 +13,13 @@ import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
  * so each poll's claim-check refs are redeemed concurrently before the stream thread deserializes
  * them; thread-safe (it holds nothing but the supplier it wraps).
  *
+ * <p>With config alone (Streams reads {@code default.client.supplier} when no supplier is passed):
+ *
  * <pre>{@code
- * KafkaStreams streams = new KafkaStreams(topology, props, new ClaimCheckClientSupplier());
+ * default.client.supplier=io.ankusa.claimcheck.kafka.ClaimCheckClientSupplier
  * }</pre>
+ *
+ * <p>or in code: {@code new KafkaStreams(topology, props, new ClaimCheckClientSupplier())}.
  *
  * <p>The prefetching consumer is configured from the {@code claimcheck.*} keys of the config map
  * Streams passes to {@link #getConsumer}. That map holds the top-level Streams config (so the

@@ -96,37 +96,11 @@ class ClaimCheckClientSupplierIT {
     kafka.createTopic(in, 1);
     kafka.createTopic(out, 1);
     try (FaultProxy proxy = FaultProxy.inFrontOf(s3)) {
-      Map<String, Object> cc = new HashMap<>();
-      cc.put("claimcheck.stores", "s3://" + bucket);
-      cc.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-      cc.put("claimcheck.s3.region", s3.region());
-      cc.put("claimcheck.s3.path.style.access", "true");
-      cc.put("claimcheck.s3.access.key.id", s3.accessKey());
-      cc.put("claimcheck.s3.secret.access.key", s3.secretKey());
+      Map<String, Object> cc = claimCheckConfig(s3, proxy, bucket);
 
-      try (ClaimCheck producerSide = ClaimCheck.open(cc);
-          KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-              Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-              new ByteArraySerializer(), new ByteArraySerializer())) {
-        for (int i = 0; i < REFS; i++) {
-          ClaimRef ref = producerSide.checkIn(value(i));
-          ProducerRecord<byte[], byte[]> r =
-              new ProducerRecord<>(in, 0, new byte[] {(byte) i}, RefCodec.encode(ref));
-          ClaimCheckHeaders.mark(r.headers(), false);
-          producer.send(r);
-        }
-        producer.flush();
-      }
+      produceRefs(kafka, in, cc);
       proxy.resetCounts();
-
-      Properties props = new Properties();
-      props.put(StreamsConfig.APPLICATION_ID_CONFIG, "prefetch-" + UUID.randomUUID());
-      props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-      props.put(StreamsConfig.STATE_DIR_CONFIG,
-          Files.createTempDirectory("streams-prefetch").toString());
-      props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-      props.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 500);
-      props.putAll(cc); // top level: the serde and the supplier's consumer both see them
+      Properties props = streamsProps(kafka, cc);
 
       StreamsBuilder builder = new StreamsBuilder();
       Capturing supplier = new Capturing();
@@ -152,6 +126,80 @@ class ClaimCheckClientSupplierIT {
         }
       }
     }
+  }
+
+  @Test
+  void aStreamsAppPrefetchesWithConfigAlone() throws Exception {
+    EmbeddedKafka kafka = EmbeddedKafka.shared();
+    EmbeddedS3 s3 = EmbeddedS3.shared();
+    String bucket = s3.createBucket("streams-prefetch-" + new Random().nextInt(1_000_000));
+    String in = "in-" + UUID.randomUUID();
+    String out = "out-" + UUID.randomUUID();
+    kafka.createTopic(in, 1);
+    kafka.createTopic(out, 1);
+    try (FaultProxy proxy = FaultProxy.inFrontOf(s3)) {
+      Map<String, Object> cc = claimCheckConfig(s3, proxy, bucket);
+      produceRefs(kafka, in, cc);
+      proxy.resetCounts();
+      Properties props = streamsProps(kafka, cc);
+      // No supplier in code: Streams reads it from its config (default.client.supplier).
+      props.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, ClaimCheckClientSupplier.class.getName());
+
+      // The topology passes the refs through untouched: nothing but a prefetch reads the store.
+      StreamsBuilder builder = new StreamsBuilder();
+      builder.stream(in, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+          .to(out, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+      try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) {
+        streams.start();
+        assertThat(readOut(kafka, out)).hasSize(REFS);
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (proxy.requestCount("GET") < REFS && System.nanoTime() < until) {
+          Thread.sleep(50); // the prefetch is asynchronous: its GETs may trail the records
+        }
+        assertThat(proxy.requestCount("GET")).as("one prefetch GET per ref").isEqualTo(REFS);
+      }
+    }
+  }
+
+  private static Map<String, Object> claimCheckConfig(EmbeddedS3 s3, FaultProxy proxy, String bucket) {
+    Map<String, Object> cc = new HashMap<>();
+    cc.put("claimcheck.stores", "s3://" + bucket);
+    cc.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
+    cc.put("claimcheck.s3.region", s3.region());
+    cc.put("claimcheck.s3.path.style.access", "true");
+    cc.put("claimcheck.s3.access.key.id", s3.accessKey());
+    cc.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    return cc;
+  }
+
+  /** Checks REFS values in and sends their refs (marked) to partition 0 of {@code in}. */
+  private static void produceRefs(EmbeddedKafka kafka, String in, Map<String, Object> cc) {
+    try (ClaimCheck producerSide = ClaimCheck.open(cc);
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+            new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (int i = 0; i < REFS; i++) {
+        ClaimRef ref = producerSide.checkIn(value(i));
+        ProducerRecord<byte[], byte[]> r =
+            new ProducerRecord<>(in, 0, new byte[] {(byte) i}, RefCodec.encode(ref));
+        ClaimCheckHeaders.mark(r.headers(), false);
+        producer.send(r);
+      }
+      producer.flush();
+    }
+  }
+
+  private static Properties streamsProps(EmbeddedKafka kafka, Map<String, Object> cc)
+      throws java.io.IOException {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "prefetch-" + UUID.randomUUID());
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(StreamsConfig.STATE_DIR_CONFIG,
+        Files.createTempDirectory("streams-prefetch").toString());
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 500);
+    props.putAll(cc); // top level: the serde and the supplier's consumer both see them
+    return props;
   }
 
   private static List<ConsumerRecord<byte[], byte[]>> readOut(EmbeddedKafka kafka, String out) {
