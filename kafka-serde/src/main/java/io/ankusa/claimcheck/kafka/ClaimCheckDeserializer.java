@@ -94,13 +94,7 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
       inner = serde.deserializer();
       owned = serde;
     }
-    ClaimCheck cc;
-    try {
-      cc = ClaimCheck.open(config, configs.get(ClaimCheck.METER_REGISTRY), ticker);
-    } catch (RuntimeException e) {
-      Handles.closeQuietly(owned, "inner serde");
-      throw e;
-    }
+    ClaimCheck cc = Handles.openClaimCheck(config, configs, ticker, owned);
     PollBudget budget =
         new PollBudget(
             ticker,

@@ -79,13 +79,7 @@ public class ClaimCheckSerializer<T> implements Serializer<T>, Monitorable {
       inner = serde.serializer();
       owned = serde;
     }
-    ClaimCheck cc;
-    try {
-      cc = ClaimCheck.open(config, configs.get(ClaimCheck.METER_REGISTRY), Ticker.system());
-    } catch (RuntimeException e) {
-      Handles.closeQuietly(owned, "inner serde");
-      throw e;
-    }
+    ClaimCheck cc = Handles.openClaimCheck(config, configs, Ticker.system(), owned);
     State<T> previous = state;
     state =
         new State<>(

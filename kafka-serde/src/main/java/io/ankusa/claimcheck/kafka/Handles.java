@@ -1,5 +1,8 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Utils;
@@ -19,6 +22,20 @@ final class Handles {
     Serde<T> serde = (Serde<T>) Utils.newInstance(config.serdeClass(isKey));
     serde.configure(configs, isKey);
     return serde;
+  }
+
+  /**
+   * Opens the claim check for {@code config} (the Micrometer registry, if any, from {@code
+   * configs}); when that fails, closes {@code owned}, the inner half just configured, and rethrows.
+   */
+  static ClaimCheck openClaimCheck(
+      ClaimCheckConfig config, Map<String, ?> configs, Ticker ticker, AutoCloseable owned) {
+    try {
+      return ClaimCheck.open(config, configs.get(ClaimCheck.METER_REGISTRY), ticker);
+    } catch (RuntimeException e) {
+      closeQuietly(owned, "inner serde");
+      throw e;
+    }
   }
 
   /** Closes {@code c} (null-safe), keeping the first failure. */
