@@ -1,0 +1,177 @@
+package io.ankusa.claimcheck.kafka;
+
+import io.ankusa.claimcheck.testkit.EmbeddedKafka;
+import io.ankusa.claimcheck.testkit.Fault;
+import io.ankusa.claimcheck.testkit.FaultProxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * The faults of a chaos run and the seeded scheduler that switches them on and off; the scheduler
+ * runs on one thread, the rest is immutable.
+ *
+ * <p>Each {@link Kind} is one line of {@link #KINDS}: it switches a fault on for a set of stores
+ * (one or both) and returns what switches it off. The scheduler draws kinds from a shuffled bag
+ * (every kind once per round, so a short run still sees each), targets, window lengths and gaps
+ * from one {@link Random} seeded by the run's seed: a seed replays the same schedule.
+ */
+final class ChaosFaults {
+
+  /** One store of the run: its name, bucket and the proxy in front of it. */
+  record Store(String name, String bucket, FaultProxy proxy) {}
+
+  /** What a fault needs besides its stores: the broker and a raw client of the S3 server. */
+  record World(EmbeddedKafka kafka, S3AsyncClient rawS3, ChaosLedger ledger) {}
+
+  /** Switches a fault on; returns what switches it off. */
+  interface Injector {
+    Runnable on(World world, List<Store> stores, Random random) throws Exception;
+  }
+
+  /** One kind of fault: {@code perStore} kinds hit one store or both, the others the world. */
+  record Kind(String name, boolean perStore, Injector injector) {}
+
+  static final List<Kind> KINDS = List.of(
+      proxy("down", (p, r) -> p.down()),
+      proxy("hang", (p, r) -> p.hang(millis(r, 3_000, 6_000))),
+      proxy("slow", (p, r) -> p.hang(millis(r, 100, 600))),
+      proxy("503-slowdown", (p, r) -> p.throttle503SlowDown(Duration.ofSeconds(1))),
+      proxy("429", (p, r) -> p.throttle429()),
+      proxy("403", (p, r) -> p.forbidden403()),
+      proxy("reset", (p, r) -> p.reset()),
+      proxy("500", (p, r) -> p.inject(Fault.serverError())),
+      proxy("fail-twice-500", (p, r) -> p.failTimes(2, Fault.serverError())),
+      new Kind("corrupt-object", false, ChaosFaults::corruptObject),
+      new Kind("broker-restart", false, ChaosFaults::restartBroker));
+
+  private ChaosFaults() {}
+
+  /** A persistent proxy fault, switched off by clearing the proxy. */
+  static Kind proxy(String name, BiConsumer<FaultProxy, Random> on) {
+    return new Kind(name, true, (w, stores, r) -> {
+      stores.forEach(s -> on.accept(s.proxy(), r));
+      return () -> stores.forEach(s -> s.proxy().clear());
+    });
+  }
+
+  /** A one-shot proxy fault (fail-n-times) armed again every second of its window. */
+  static Kind rearmed(String name, Consumer<FaultProxy> arm) {
+    return new Kind(name, true, (w, stores, r) -> {
+      java.util.concurrent.ScheduledExecutorService timer =
+          java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+      timer.scheduleWithFixedDelay(
+          () -> stores.forEach(s -> arm.accept(s.proxy())), 0, 1, TimeUnit.SECONDS);
+      return () -> {
+        timer.shutdownNow();
+        stores.forEach(s -> s.proxy().clear());
+      };
+    });
+  }
+
+  static Duration millis(Random r, int min, int max) {
+    return Duration.ofMillis(min + r.nextInt(max - min + 1));
+  }
+
+  /**
+   * Overwrites one of the newest packs of one store, directly in the S3 server (not through the
+   * proxy), with the same bytes but one flipped in the middle; puts the original back when
+   * switched off. The window is logged per pack, for reconciling CORRUPT answers.
+   */
+  static Runnable corruptObject(World w, List<Store> all, Random r) {
+    Store store = all.get(r.nextInt(all.size()));
+    List<S3Object> newest = w.rawS3().listObjectsV2(b -> b.bucket(store.bucket())).join()
+        .contents().stream()
+        .sorted(Comparator.comparing(S3Object::lastModified).reversed())
+        .limit(8)
+        .collect(Collectors.toCollection(ArrayList::new));
+    if (newest.isEmpty()) {
+      w.ledger().fault("corrupt-object (no pack yet)", "corrupt-object: " + store.name()
+          + " holds no pack yet");
+      return () -> {};
+    }
+    String key = newest.get(r.nextInt(newest.size())).key();
+    byte[] original = w.rawS3().getObject(b -> b.bucket(store.bucket()).key(key),
+        AsyncResponseTransformer.toBytes()).join().asByteArray();
+    byte[] altered = original.clone();
+    altered[altered.length / 2] ^= (byte) 0x5A;
+    String pack = key.substring(key.lastIndexOf('/') + 1);
+    ChaosLedger.Window window = w.ledger().corrupting(pack, store.name());
+    put(w, store, key, altered);
+    w.ledger().fault("corrupt-object", "corrupt-object: " + store.name() + " " + key + " ("
+        + original.length + " bytes)");
+    return () -> {
+      put(w, store, key, original);
+      window.end = System.nanoTime();
+    };
+  }
+
+  private static void put(World w, Store store, String key, byte[] bytes) {
+    w.rawS3().putObject(b -> b.bucket(store.bucket()).key(key), AsyncRequestBody.fromBytes(bytes))
+        .join();
+  }
+
+  static Runnable restartBroker(World w, List<Store> all, Random r) {
+    w.kafka().stop();
+    return w.kafka()::restart;
+  }
+
+  /**
+   * Runs the schedule until {@code untilNanos}: gap, fault on, window, fault off, and again. Returns
+   * with every fault off (the broker up, every proxy cleared), also when interrupted.
+   */
+  static void run(World w, List<Store> stores, List<Kind> kinds, Random r, long untilNanos) {
+    List<Kind> bag = new ArrayList<>();
+    try {
+      while (System.nanoTime() < untilNanos && !Thread.currentThread().isInterrupted()) {
+        Thread.sleep(300 + r.nextInt(1200));
+        if (bag.isEmpty()) {
+          bag.addAll(kinds);
+          Collections.shuffle(bag, r);
+        }
+        Kind kind = bag.remove(bag.size() - 1);
+        List<Store> targets = kind.perStore() ? targets(stores, r) : stores;
+        long window = 800 + r.nextInt(3200);
+        Runnable off;
+        try {
+          off = kind.injector().on(w, targets, r);
+        } catch (Exception e) {
+          w.ledger().fault("harness-error", kind.name() + " could not be switched on: " + e);
+          continue;
+        }
+        if (!kind.name().equals("corrupt-object")) {
+          w.ledger().fault(kind.name(), kind.name() + (kind.perStore() ? " on "
+              + targets.stream().map(Store::name).collect(Collectors.joining("+")) : "")
+              + " for " + window + " ms");
+        }
+        try {
+          Thread.sleep(window);
+        } finally {
+          off.run();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      stores.forEach(s -> s.proxy().clear());
+      if (!w.kafka().isRunning()) {
+        w.kafka().restart();
+      }
+    }
+  }
+
+  private static List<Store> targets(List<Store> stores, Random r) {
+    return r.nextInt(4) == 0 ? stores : List.of(stores.get(r.nextInt(stores.size())));
+  }
+}
