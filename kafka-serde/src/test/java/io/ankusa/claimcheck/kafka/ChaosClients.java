@@ -113,7 +113,7 @@ final class ChaosClients {
         } catch (KafkaException e) {
           ChaosLedger.count(ledger.membership, kind + " poll " + e.getClass().getSimpleName());
           continue;
-
+        }
         if (!any) {
           continue;
         }
