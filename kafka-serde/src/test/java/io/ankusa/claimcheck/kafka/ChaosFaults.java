@@ -85,34 +85,42 @@ final class ChaosFaults {
   }
 
   /**
-   * Overwrites one of the newest packs of one store, directly in the S3 server (not through the
+   * Overwrites one of the newest packs of one store (seeded choice among those holding packs), directly in the S3 server (not through the
    * proxy), with the same bytes but one flipped in the middle; puts the original back when
    * switched off. The window is logged per pack, for reconciling CORRUPT answers.
    */
   static Runnable corruptObject(World w, List<Store> all, Random r) {
-    Store store = all.get(r.nextInt(all.size()));
-    List<S3Object> newest = w.rawS3().listObjectsV2(b -> b.bucket(store.bucket())).join()
-        .contents().stream()
-        .sorted(Comparator.comparing(S3Object::lastModified).reversed())
-        .limit(8)
-        .collect(Collectors.toCollection(ArrayList::new));
-    if (newest.isEmpty()) {
-      w.ledger().fault("corrupt-object (no pack yet)", "corrupt-object: " + store.name()
-          + " holds no pack yet");
+    List<Store> order = new ArrayList<>(all);
+    Collections.shuffle(order, r);
+    Store store = null;
+    List<S3Object> newest = List.of();
+    for (Store s : order) { // the first store, in a seeded order, that holds a pack
+      newest = w.rawS3().listObjectsV2(b -> b.bucket(s.bucket())).join().contents().stream()
+          .sorted(Comparator.comparing(S3Object::lastModified).reversed())
+          .limit(8)
+          .collect(Collectors.toCollection(ArrayList::new));
+      if (!newest.isEmpty()) {
+        store = s;
+        break;
+      }
+    }
+    if (store == null) {
+      w.ledger().fault("corrupt-object (no pack yet)", "corrupt-object: no store holds a pack");
       return () -> {};
     }
+    Store target = store;
     String key = newest.get(r.nextInt(newest.size())).key();
-    byte[] original = w.rawS3().getObject(b -> b.bucket(store.bucket()).key(key),
+    byte[] original = w.rawS3().getObject(b -> b.bucket(target.bucket()).key(key),
         AsyncResponseTransformer.toBytes()).join().asByteArray();
     byte[] altered = original.clone();
     altered[altered.length / 2] ^= (byte) 0x5A;
     String pack = key.substring(key.lastIndexOf('/') + 1);
-    ChaosLedger.Window window = w.ledger().corrupting(pack, store.name());
-    put(w, store, key, altered);
-    w.ledger().fault("corrupt-object", "corrupt-object: " + store.name() + " " + key + " ("
+    ChaosLedger.Window window = w.ledger().corrupting(pack, target.name());
+    put(w, target, key, altered);
+    w.ledger().fault("corrupt-object", "corrupt-object: " + target.name() + " " + key + " ("
         + original.length + " bytes)");
     return () -> {
-      put(w, store, key, original);
+      put(w, target, key, original);
       window.end = System.nanoTime();
     };
   }

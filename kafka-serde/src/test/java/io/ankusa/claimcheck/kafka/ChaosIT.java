@@ -210,6 +210,7 @@ class ChaosIT {
     m.put("claimcheck.s3.access.key.id", s3.accessKey());
     m.put("claimcheck.s3.secret.access.key", s3.secretKey());
     m.put("claimcheck.tenant", "chaos");
+    m.put("claimcheck.placement", "hash"); // packs (and so faults) land on both stores
     m.put("claimcheck.threshold.bytes", "1024");
     m.put("claimcheck.store.op.deadline.ms", "2000");
     m.put("claimcheck.store.cooldown.ms", "3000");
