@@ -102,6 +102,8 @@ final class ChaosClients {
         try {
           for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
             ledger.consumed(kind, Long.parseLong(r.key()), r.value());
+            if ("plain".equals(kind)) ledger.positions.putIfAbsent(Long.parseLong(r.key()),
+                new long[] {r.partition(), r.offset()});
             any = true;
           }
         } catch (RecordDeserializationException e) {

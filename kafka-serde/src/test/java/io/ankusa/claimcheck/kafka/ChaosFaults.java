@@ -6,17 +6,23 @@ import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.TreeSet;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
+import io.ankusa.claimcheck.ref.PackId;
+import io.ankusa.claimcheck.store.KeyLayout;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * The faults of a chaos run and the seeded scheduler that switches them on and off; the scheduler
@@ -33,9 +39,10 @@ final class ChaosFaults {
   record Store(String name, String bucket, FaultProxy proxy) {}
 
   /** What a fault needs besides its stores: the broker and a raw client of the S3 server. */
-  record World(EmbeddedKafka kafka, S3AsyncClient rawS3, ChaosLedger ledger) {}
+  record World(EmbeddedKafka kafka, S3AsyncClient rawS3, ChaosLedger ledger,
+      KafkaConsumer<String, byte[]> replay, String topic) {}
 
-  /** Switches a fault on; returns what switches it off. */
+  /** Switches a fault on; returns what switches it off, or null when it cannot be on yet. */
   interface Injector {
     Runnable on(World world, List<Store> stores, Random random) throws Exception;
   }
@@ -85,44 +92,89 @@ final class ChaosFaults {
   }
 
   /**
-   * Overwrites one of the newest packs of one store (seeded choice among those holding packs), directly in the S3 server (not through the
-   * proxy), with the same bytes but one flipped in the middle; puts the original back when
-   * switched off. The window is logged per pack, for reconciling CORRUPT answers.
+   * Overwrites the pack of one record already read (seeded choice among the older half, so the
+   * reader's cache has likely dropped it) directly in the S3 server, not through the proxy, with
+   * one byte flipped in the middle; reads the record once through the product while it is
+   * corrupted, and when switched off puts the original back and reads it until it comes back
+   * byte-identical. The window is logged per pack, for reconciling CORRUPT answers.
    */
   static Runnable corruptObject(World w, List<Store> all, Random r) {
-    List<Store> order = new ArrayList<>(all);
-    Collections.shuffle(order, r);
-    Store store = null;
-    List<S3Object> newest = List.of();
-    for (Store s : order) { // the first store, in a seeded order, that holds a pack
-      newest = w.rawS3().listObjectsV2(b -> b.bucket(s.bucket())).join().contents().stream()
-          .sorted(Comparator.comparing(S3Object::lastModified).reversed())
-          .limit(8)
-          .collect(Collectors.toCollection(ArrayList::new));
-      if (!newest.isEmpty()) {
-        store = s;
+    List<Long> known = new ArrayList<>(new TreeSet<>(w.ledger().packs.keySet()));
+    known.retainAll(w.ledger().positions.keySet());
+    if (known.size() < 2) {
+      return null; // nothing read yet: the scheduler tries again later
+    }
+    long id = known.get(r.nextInt(known.size() / 2));
+    String pack = w.ledger().packs.get(id);
+    String key = KeyLayout.FLAT.key("chaos", PackId.parseHex(pack).value());
+    Store target = null;
+    for (Store s : all) {
+      try {
+        w.rawS3().headObject(b -> b.bucket(s.bucket()).key(key)).join();
+        target = s;
         break;
+      } catch (RuntimeException notHere) {
+        // the next store
       }
     }
-    if (store == null) {
-      w.ledger().fault("corrupt-object (no pack yet)", "corrupt-object: no store holds a pack");
+    if (target == null) {
+      w.ledger().fault("harness-error", "corrupt-object: no store holds " + key);
       return () -> {};
     }
-    Store target = store;
-    String key = newest.get(r.nextInt(newest.size())).key();
-    byte[] original = w.rawS3().getObject(b -> b.bucket(target.bucket()).key(key),
+    Store t = target;
+    byte[] original = w.rawS3().getObject(b -> b.bucket(t.bucket()).key(key),
         AsyncResponseTransformer.toBytes()).join().asByteArray();
     byte[] altered = original.clone();
     altered[altered.length / 2] ^= (byte) 0x5A;
-    String pack = key.substring(key.lastIndexOf('/') + 1);
-    ChaosLedger.Window window = w.ledger().corrupting(pack, target.name());
-    put(w, target, key, altered);
-    w.ledger().fault("corrupt-object", "corrupt-object: " + target.name() + " " + key + " ("
-        + original.length + " bytes)");
+    ChaosLedger.Window window = w.ledger().corrupting(pack, t.name());
+    put(w, t, key, altered);
+    w.ledger().fault("corrupt-object", "corrupt-object: record " + id + ", " + t.name() + " "
+        + key + " (" + original.length + " bytes)");
+    replay(w, id, false);
     return () -> {
-      put(w, target, key, original);
+      put(w, t, key, original);
       window.end = System.nanoTime();
+      replay(w, id, true);
     };
+  }
+
+  /**
+   * Reads record {@code id} of the input topic through the product's deserializer: once (while
+   * its object is corrupted), or until it arrives (after the restore; not within 20 s is a
+   * violation). Every outcome is counted; a value that arrives is verified byte for byte.
+   */
+  private static void replay(World w, long id, boolean untilRead) {
+    String phase = untilRead ? "after restore" : "while corrupted";
+    long[] pos = w.ledger().positions.get(id);
+    TopicPartition tp = new TopicPartition(w.topic(), (int) pos[0]);
+    KafkaConsumer<String, byte[]> c = w.replay();
+    c.assign(List.of(tp));
+    c.seek(tp, pos[1]);
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(untilRead ? 20 : 4);
+    while (System.nanoTime() < until) {
+      try {
+        for (ConsumerRecord<String, byte[]> rec : c.poll(Duration.ofMillis(200))) {
+          if (rec.offset() == pos[1]) {
+            ChaosLedger.count(w.ledger().replays, phase + " read");
+            w.ledger().consumed("replay", id, rec.value());
+            return;
+          }
+        }
+      } catch (RecordDeserializationException e) {
+        ClaimCheckException claim = ClaimCheckDeserializationExceptionHandler.claimFailure(e);
+        ChaosLedger.count(w.ledger().replays, phase + " " + (claim == null ? e : claim.reason()));
+        if (!untilRead) {
+          return;
+        }
+        c.seek(tp, pos[1]);
+        LockSupport.parkNanos(200_000_000L);
+      }
+    }
+    ChaosLedger.count(w.ledger().replays, phase + " no answer");
+    if (untilRead) {
+      w.ledger().unreadableAfterRestore.add("record " + id + " (pack " + w.ledger().packs.get(id)
+          + ") not read within 20 s of its restore");
+    }
   }
 
   private static void put(World w, Store store, String key, byte[] bytes) {
@@ -156,6 +208,10 @@ final class ChaosFaults {
           off = kind.injector().on(w, targets, r);
         } catch (Exception e) {
           w.ledger().fault("harness-error", kind.name() + " could not be switched on: " + e);
+          continue;
+        }
+        if (off == null) {
+          bag.add(0, kind); // not yet: drawn again last in this round
           continue;
         }
         if (!kind.name().equals("corrupt-object")) {

@@ -59,7 +59,7 @@ class ChaosIT {
 
   private static final long MAX_POLL_INTERVAL_MS = 10_000;
   private static final long CACHE_MAX_BYTES = 4L << 20;
-  private static final String IN = "chaos-in";
+  static final String IN = "chaos-in";
   private static final String OUT = "chaos-out";
   private static final String DLQ = "chaos-dlq";
 
@@ -119,8 +119,12 @@ class ChaosIT {
           }
         });
 
-        ChaosFaults.World world = new ChaosFaults.World(kafka, raw, ledger);
-        ChaosFaults.run(world, stores, ChaosFaults.KINDS, new Random(seed), start + chaosNanos);
+        Map<String, Object> replayConfig = consumer(kafka, cc, null);
+        replayConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        try (KafkaConsumer<String, byte[]> replay = new KafkaConsumer<>(replayConfig)) {
+          ChaosFaults.World world = new ChaosFaults.World(kafka, raw, ledger, replay, IN);
+          ChaosFaults.run(world, stores, ChaosFaults.KINDS, new Random(seed), start + chaosNanos);
+        }
         long chaosOver = System.nanoTime();
         for (Future<?> p : producers) {
           p.get(2, TimeUnit.MINUTES);
@@ -165,6 +169,8 @@ class ChaosIT {
         assertThat(ledger.unexcusedFinalAnswers())
             .as("final answers (skip / dead-letter) while the claim was readable, " + replay)
             .isEmpty();
+        assertThat(ledger.unreadableAfterRestore)
+            .as("claims not readable again after their object was restored, " + replay).isEmpty();
         assertThat(ledger.dropped).as("members dropped from their group, " + replay).isEmpty();
         assertThat(admitted).as("reader permits still admitted, " + replay).isZero();
         assertThat(idle(stats)).as("reader idle at the end " + stats + ", " + replay).isTrue();
@@ -325,10 +331,11 @@ class ChaosIT {
     b.append(String.format("records planned      %d%n", records));
     b.append(String.format("records produced     %d (acknowledged), send retries %s%n",
         l.produced.size(), ChaosLedger.sums(l.sendRetries)));
-    for (String kind : List.of("plain", "streams", "streams-out")) {
-      b.append(String.format("%-20s consumed %d, verified byte for byte %d distinct, lost %d%n",
+    for (String kind : List.of("plain", "streams", "streams-out", "replay")) {
+      b.append(String.format("%-20s consumed %d, verified byte for byte %d distinct%s%n",
           kind, l.consumed.containsKey(kind) ? l.consumed.get(kind).sum() : 0,
-          l.verified(kind).size(), missing(l.produced, l.verified(kind)).size()));
+          l.verified(kind).size(), kind.equals("replay") ? " (corrupted records, read again)"
+              : ", lost " + missing(l.produced, l.verified(kind)).size()));
     }
     b.append(String.format("altered              %d %s%n", l.altered.size(),
         l.altered.stream().limit(5).toList()));
@@ -346,6 +353,8 @@ class ChaosIT {
       b.append(String.format("    pack %s on %s %.1fs..%.1fs%n", w.pack, w.store,
           l.seconds(w.start), w.end == 0 ? Double.NaN : l.seconds(w.end)));
     }
+    b.append(String.format("replays of corrupted  %s, not readable after restore %s%n",
+        ChaosLedger.sums(l.replays), l.unreadableAfterRestore));
     b.append(String.format("streams thread fails %s%n", ChaosLedger.sums(l.streamsThreadFailures)));
     b.append(String.format("group membership     %s%n", ChaosLedger.sums(l.membership)));
     b.append(String.format("max gap between polls %d ms (max.poll.interval.ms %d)%n",

@@ -68,7 +68,13 @@ final class ChaosLedger {
   final Map<String, LongAdder> streamsThreadFailures = new ConcurrentSkipListMap<>();
   final AtomicLong maxPollGapNanos = new AtomicLong();
   final AtomicLong maxCacheBytes = new AtomicLong();
+  final Map<String, LongAdder> replays = new ConcurrentSkipListMap<>();
+  final List<String> unreadableAfterRestore = new CopyOnWriteArrayList<>();
   final Map<Long, Long> deadLettered = new ConcurrentHashMap<>();
+  /** Record id → the pack its ref names (as a consumer of the input topic redeemed it). */
+  final Map<Long, String> packs = new ConcurrentHashMap<>();
+  /** Record id → where it is in the input topic: partition and offset. */
+  final Map<Long, long[]> positions = new ConcurrentHashMap<>();
 
   ChaosLedger(long seed) {
     this.seed = seed;

@@ -52,7 +52,14 @@ final class ChaosRecorders {
     @Override
     public byte[] deserialize(String topic, Headers headers, byte[] data) {
       try {
-        return super.deserialize(topic, headers, data);
+        byte[] value = super.deserialize(topic, headers, data);
+        ChaosLedger ledger = ChaosLedger.current;
+        String pack = value == data ? null : packOf(data);
+        if (ledger != null && pack != null && ChaosIT.IN.equals(topic)
+            && value.length >= ChaosValue.HEADER) {
+          ledger.packs.put(java.nio.ByteBuffer.wrap(value).getLong(4), pack);
+        }
+        return value;
       } catch (ClaimCheckException e) {
         record("consumer:" + topic, -1, data, e);
         throw e;
