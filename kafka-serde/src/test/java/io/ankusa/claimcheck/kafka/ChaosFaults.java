@@ -107,32 +107,40 @@ final class ChaosFaults {
     long id = known.get(r.nextInt(known.size() / 2));
     String pack = w.ledger().packs.get(id);
     String key = KeyLayout.FLAT.key("chaos", PackId.parseHex(pack).value());
-    Store target = null;
+    // A pack can be in both stores: a write that hung on one store still lands there after the
+    // failover wrote it to the other. Corrupt every copy, or a read would just find the other.
+    List<Store> holding = new ArrayList<>();
     for (Store s : all) {
       try {
         w.rawS3().headObject(b -> b.bucket(s.bucket()).key(key)).join();
-        target = s;
-        break;
+        holding.add(s);
       } catch (RuntimeException notHere) {
         // the next store
       }
     }
-    if (target == null) {
+    if (holding.isEmpty()) {
       w.ledger().fault("harness-error", "corrupt-object: no store holds " + key);
       return () -> {};
     }
-    Store t = target;
-    byte[] original = w.rawS3().getObject(b -> b.bucket(t.bucket()).key(key),
-        AsyncResponseTransformer.toBytes()).join().asByteArray();
-    byte[] altered = original.clone();
-    altered[altered.length / 2] ^= (byte) 0x5A;
-    ChaosLedger.Window window = w.ledger().corrupting(pack, t.name());
-    put(w, t, key, altered);
-    w.ledger().fault("corrupt-object", "corrupt-object: record " + id + ", " + t.name() + " "
-        + key + " (" + original.length + " bytes)");
+    List<byte[]> originals = new ArrayList<>();
+    for (Store t : holding) {
+      originals.add(w.rawS3().getObject(b -> b.bucket(t.bucket()).key(key),
+          AsyncResponseTransformer.toBytes()).join().asByteArray());
+    }
+    String names = holding.stream().map(Store::name).collect(Collectors.joining("+"));
+    ChaosLedger.Window window = w.ledger().corrupting(pack, names);
+    for (int i = 0; i < holding.size(); i++) {
+      byte[] altered = originals.get(i).clone();
+      altered[altered.length / 2] ^= (byte) 0x5A;
+      put(w, holding.get(i), key, altered);
+    }
+    w.ledger().fault("corrupt-object", "corrupt-object: record " + id + ", " + names + " "
+        + key + " (" + originals.get(0).length + " bytes)");
     replay(w, id, false);
     return () -> {
-      put(w, t, key, original);
+      for (int i = 0; i < holding.size(); i++) {
+        put(w, holding.get(i), key, originals.get(i));
+      }
       window.end = System.nanoTime();
       replay(w, id, true);
     };
