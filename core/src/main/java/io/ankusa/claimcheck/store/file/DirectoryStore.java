@@ -224,6 +224,11 @@ final class DirectoryStore implements ClaimStore {
                 : t));
   }
 
+  /** How many operations wait for a thread (tests). */
+  int pending() {
+    return io.getQueue().size();
+  }
+
   @Override
   public String describe() {
     return root.toUri().toString();
