@@ -23,8 +23,7 @@ final class WholeObjects {
   private final URI target;
   private final String accessKey;
   private final String secretKey;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private HttpClient http; // made on first use: a proxy that never widens a range starts no thread
 
   WholeObjects(URI target, String accessKey, String secretKey) {
     this.target = target;
@@ -50,7 +49,7 @@ final class WholeObjects {
             .GET()
             .build();
     try {
-      HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> response = client().send(request, HttpResponse.BodyHandlers.ofByteArray());
       if (response.statusCode() != 200) {
         throw new IllegalStateException(
             "FaultProxy: whole-object GET " + path + " answered " + response.statusCode());
@@ -62,6 +61,13 @@ final class WholeObjects {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("FaultProxy: whole-object GET " + path + " interrupted", e);
     }
+  }
+
+  private synchronized HttpClient client() {
+    if (http == null) {
+      http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    }
+    return http;
   }
 
   private String sign(String stringToSign) {
