@@ -55,6 +55,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String TENANTS_ALLOWED = "claimcheck.tenants.allowed";
   public static final String POLL_BUDGET_RATIO = "claimcheck.poll.budget.ratio";
   public static final String COMPRESSION_TYPE = "claimcheck.compression.type";
+  public static final String FILE_PERMISSIONS = "claimcheck.file.permissions";
 
   /** Tenant names: short, lowercase, no path characters. */
   public static final Pattern TENANT_PATTERN = Pattern.compile("[a-z0-9_][a-z0-9._-]{0,39}");
@@ -117,7 +118,11 @@ public final class ClaimCheckConfig extends AbstractConfig {
           "The share of max.poll.interval.ms that one poll's redeems may take together.")
       .define(COMPRESSION_TYPE, Type.STRING, "none",
           CaseInsensitiveValidString.in("none", "gzip", "snappy", "lz4", "zstd"), MEDIUM,
-          "How a claim is compressed before check-in; recorded in the pack, so readers need no setting.");
+          "How a claim is compressed before check-in; recorded in the pack, so readers need no setting.")
+      .define(FILE_PERMISSIONS, Type.STRING, "rw-r-----", filePermissionsValidator(), LOW,
+          "The POSIX permissions of a new pack in a file:// store (like rw-r-----: readable by "
+              + "the group, so readers may run as another user of it); the owner must be able to "
+              + "read.");
 
   private final List<StoreSpec> stores;
 
@@ -173,5 +178,23 @@ public final class ClaimCheckConfig extends AbstractConfig {
 
   public List<String> tenantsAllowed() {
     return getList(TENANTS_ALLOWED);
+  }
+
+  /** Accepts a POSIX permission string (like {@code rw-r-----}) that lets the owner read. */
+  static ConfigDef.Validator filePermissionsValidator() {
+    return new ConfigDef.Validator() {
+      @Override
+      public void ensureValid(String name, Object value) {
+        if (value == null) {
+          throw new ConfigException(name, null, "must be a POSIX permission string like rw-r-----");
+        }
+        StoreSpecs.filePermissions(name, value);
+      }
+
+      @Override
+      public String toString() {
+        return "POSIX permissions like rw-r----- (owner read required)";
+      }
+    };
   }
 }

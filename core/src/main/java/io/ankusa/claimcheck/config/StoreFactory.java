@@ -18,7 +18,7 @@ public final class StoreFactory {
       return new Unclosable(MemoryStores.named(m.name()));
     }
     if (spec instanceof StoreSpec.File f) {
-      return FileStores.create(f.root());
+      return FileStores.create(f.root(), f.permissions());
     }
     StoreSpec.S3 s = (StoreSpec.S3) spec;
     S3StoreSettings.Builder b = S3StoreSettings.builder()

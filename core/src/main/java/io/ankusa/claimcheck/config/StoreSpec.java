@@ -1,7 +1,10 @@
 package io.ankusa.claimcheck.config;
 
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Set;
 import java.util.Objects;
 import org.apache.kafka.common.config.types.Password;
 
@@ -40,8 +43,19 @@ public sealed interface StoreSpec {
     }
   }
 
-  /** A local or mounted directory. */
-  record File(int index, Path root, Duration opDeadline) implements StoreSpec {}
+  /** A local or mounted directory, whose new packs get {@code permissions}. */
+  record File(int index, Path root, Duration opDeadline, Set<PosixFilePermission> permissions)
+      implements StoreSpec {
+    public File {
+      Objects.requireNonNull(root, "root");
+      permissions = Set.copyOf(permissions);
+    }
+
+    /** A directory whose packs get the default permissions ({@code rw-r-----}). */
+    public File(int index, Path root, Duration opDeadline) {
+      this(index, root, opDeadline, PosixFilePermissions.fromString("rw-r-----"));
+    }
+  }
 
   /** A process-wide named in-memory store (tests and demos). */
   record Memory(int index, String name, Duration opDeadline) implements StoreSpec {}

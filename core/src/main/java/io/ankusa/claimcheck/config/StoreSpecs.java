@@ -1,5 +1,7 @@
 package io.ankusa.claimcheck.config;
 
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +23,7 @@ final class StoreSpecs {
   private static final Set<String> SETTINGS = Set.of("s3.endpoint", "s3.region",
       "s3.path.style.access", "s3.access.key.id", "s3.secret.access.key", "s3.connect.timeout.ms",
       "s3.max.connections", "s3.multipart.threshold.bytes", "s3.multipart.part.bytes",
-      "op.deadline.ms");
+      "op.deadline.ms", "file.permissions");
 
   private StoreSpecs() {}
 
@@ -67,7 +69,11 @@ final class StoreSpecs {
       case "memory":
         return new StoreSpec.Memory(i, p.bucketOrName(), deadline);
       case "file":
-        return new StoreSpec.File(i, p.root(), deadline);
+        Object perms = o.containsKey("file.permissions") ? o.get("file.permissions")
+            : c.getString(ClaimCheckConfig.FILE_PERMISSIONS);
+        return new StoreSpec.File(i, p.root(), deadline, filePermissions(
+            o.containsKey("file.permissions") ? at + "file.permissions"
+                : ClaimCheckConfig.FILE_PERMISSIONS, perms));
       default:
         String endpoint = string(o.get("s3.endpoint"), c.getString(ClaimCheckConfig.S3_ENDPOINT));
         if (endpoint != null) {
@@ -123,6 +129,21 @@ final class StoreSpecs {
         return new StoreSpec.S3(i, p.bucketOrName(), p.prefix(), endpoint, region, pathStyle,
             accessKey, secret, deadline, connect, connections, threshold, partSize);
     }
+  }
+
+  /** Parses POSIX permissions like {@code rw-r-----} that let the owner read, for {@code key}. */
+  static Set<PosixFilePermission> filePermissions(String key, Object value) {
+    String v = String.valueOf(value).trim();
+    Set<PosixFilePermission> perms;
+    try {
+      perms = PosixFilePermissions.fromString(v);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(key, value, "not POSIX permissions like rw-r----- (9 of r, w, x, -)");
+    }
+    if (!perms.contains(PosixFilePermission.OWNER_READ)) {
+      throw new ConfigException(key, value, "the owner must be able to read its packs (r at the start)");
+    }
+    return perms;
   }
 
   private static String string(Object override, String fallback) {

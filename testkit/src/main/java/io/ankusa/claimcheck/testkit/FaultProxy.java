@@ -54,7 +54,8 @@ public final class FaultProxy implements AutoCloseable {
 
   /** Starts a pass-through proxy in front of {@code s3}. */
   public static FaultProxy inFrontOf(EmbeddedS3 s3) {
-    return start(s3.endpoint());
+    return start(
+        s3.endpoint(), new WholeObjects(s3.endpoint(), s3.accessKey(), s3.secretKey()));
   }
 
   /**
@@ -64,6 +65,10 @@ public final class FaultProxy implements AutoCloseable {
    * @throws IllegalStateException when it does not start, with the reason
    */
   public static FaultProxy start(URI target) {
+    return start(target, null);
+  }
+
+  private static FaultProxy start(URI target, WholeObjects wholeObjects) {
     Objects.requireNonNull(target, "target");
     FaultFilter filter = new FaultFilter();
     WireMockServer server = null;
@@ -78,7 +83,8 @@ public final class FaultProxy implements AutoCloseable {
                   .disableRequestJournal()
                   .containerThreads(100)
                   .notifier(new Slf4jNotifier(false))
-                  .extensions(filter, new HangTransformer()));
+                  .extensions(
+                      filter, new HangTransformer(), new BodyTransformer(wholeObjects)));
       server.addMockServiceRequestListener(filter);
       server.stubFor(
           any(anyUrl())

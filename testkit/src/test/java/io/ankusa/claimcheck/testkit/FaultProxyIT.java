@@ -7,6 +7,7 @@ import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -14,12 +15,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.http.SdkHttpResponse;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -202,6 +206,76 @@ class FaultProxyIT {
       limited.throttleAbove(0);
       assertThat(S3Clients.get(c, BUCKET, "k")).isEqualTo(BYTES);
     }
+  }
+
+  @Test
+  void htmlNotFoundIsA404PageWithoutAnyS3Trace() {
+    proxy.inject(Fault.htmlNotFound(), "GET");
+    S3Exception e = s3Failure(() -> S3Clients.get(client, BUCKET, "k"));
+    assertThat(e.statusCode()).isEqualTo(404);
+    SdkHttpResponse http = e.awsErrorDetails().sdkHttpResponse();
+    assertThat(http.firstMatchingHeader("Content-Type")).hasValueSatisfying(
+        v -> assertThat(v).startsWith("text/html"));
+    assertThat(http.firstMatchingHeader("x-amz-request-id")).isEmpty();
+    assertThat(e.awsErrorDetails().errorCode()).isNotEqualTo("NoSuchKey");
+    assertThat(e).isNotInstanceOf(NoSuchKeyException.class);
+  }
+
+  @Test
+  void partialWithoutContentRangeKeepsTheRealBytesButDropsTheHeader() {
+    proxy.inject(Fault.partialWithoutContentRange(), "GET");
+    ResponseBytes<GetObjectResponse> r = ranged(client, "bytes=2-5");
+    assertThat(r.response().sdkHttpResponse().statusCode()).isEqualTo(206);
+    assertThat(r.response().contentRange()).isNull();
+    assertThat(r.asByteArray()).isEqualTo(Arrays.copyOfRange(BYTES, 2, 6));
+  }
+
+  @Test
+  void truncatedBodyIsShorterWithAConsistentContentLengthAndTheRealContentRange() {
+    proxy.inject(Fault.truncatedBody(), "GET");
+    ResponseBytes<GetObjectResponse> r = ranged(client, "bytes=0-7");
+    assertThat(r.response().sdkHttpResponse().statusCode()).isEqualTo(206);
+    assertThat(r.response().contentRange()).isEqualTo("bytes 0-7/" + BYTES.length);
+    assertThat(r.response().contentLength()).isEqualTo(6L);
+    assertThat(r.asByteArray()).isEqualTo(Arrays.copyOfRange(BYTES, 0, 6));
+    assertThat(S3Clients.get(client, BUCKET, "k")).hasSize(BYTES.length - BYTES.length / 4);
+  }
+
+  @Test
+  void corruptBodyFlipsEveryByteAndKeepsTheLength() {
+    proxy.failTimes(1, Fault.corruptBody(), "GET");
+    byte[] bad = S3Clients.get(client, BUCKET, "k");
+    assertThat(bad).hasSize(BYTES.length);
+    for (int i = 0; i < BYTES.length; i++) {
+      assertThat(bad[i]).isEqualTo((byte) ~BYTES[i]);
+    }
+    assertThat(S3Clients.get(client, BUCKET, "k")).isEqualTo(BYTES);
+  }
+
+  @Test
+  void wholeObjectForRangeAnswers200WithEveryByte() {
+    proxy.inject(Fault.wholeObjectForRange(), "GET");
+    ResponseBytes<GetObjectResponse> r = ranged(client, "bytes=3-4");
+    assertThat(r.response().sdkHttpResponse().statusCode()).isEqualTo(200);
+    assertThat(r.response().contentRange()).isNull();
+    assertThat(r.asByteArray()).isEqualTo(BYTES);
+    proxy.clear();
+    assertThat(ranged(client, "bytes=3-4").asByteArray())
+        .isEqualTo(Arrays.copyOfRange(BYTES, 3, 5));
+  }
+
+  @Test
+  void bodyFaultsLeaveOtherMethodsAlone() {
+    proxy.inject(Fault.truncatedBody());
+    S3Clients.put(client, BUCKET, "body-put", BYTES);
+    assertThat(client.headObject(b -> b.bucket(BUCKET).key("body-put")).join().contentLength())
+        .isEqualTo(BYTES.length);
+  }
+
+  private static ResponseBytes<GetObjectResponse> ranged(S3AsyncClient c, String range) {
+    return c.getObject(
+            b -> b.bucket(BUCKET).key("k").range(range), AsyncResponseTransformer.toBytes())
+        .join();
   }
 
   private static S3Exception s3Failure(Runnable r) {

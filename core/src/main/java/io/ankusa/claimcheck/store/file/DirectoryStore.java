@@ -12,45 +12,93 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A store on a directory; thread-safe.
+ * A store on a directory that carries this store's marker file ({@value StoreRoot#MARKER});
+ * thread-safe.
  *
- * <p>Invariants: an object's file appears under its name only complete and forced to disk (it is
- * hard-linked from a finished temporary file, and {@code link(2)} fails atomically when the name
- * exists), so a reader never sees a partial object and no object is ever overwritten; file work
- * runs on this store's own daemon threads, never the caller's.
+ * <p>Invariants: an object's file appears under its name only complete and durable (written to a
+ * temporary file that is forced to disk, hard-linked to its name — {@code link(2)} fails atomically
+ * when the name exists — and then the directory is forced too), so a reader never sees a partial
+ * object, no object is ever overwritten and a put completes only once durable. Every operation
+ * first looks for the marker: without it (a missing or unmounted volume) writes are refused and a
+ * miss is {@code UNAVAILABLE}, never {@code NOT_FOUND}; the root is never re-created after open
+ * (directories are only made below it). File work runs on at most {@code threads} daemon threads of
+ * this store with at most {@code maxPending} operations waiting; past that an operation fails at
+ * once ({@code UNAVAILABLE}, "overloaded"), so a hung filesystem sheds load instead of growing the
+ * heap. A store whose root was unusable at open ({@link StoreRoot}) fails every operation with
+ * {@code UNAVAILABLE} and the reason.
+ *
+ * <p>Known hole: the marker proves the directory is the one the store initialized, but a mount
+ * point that is an <em>empty directory</em> at open (its volume not mounted yet) is initialized as
+ * a new store; claims written there are hidden once the volume is mounted over it. Create the store
+ * directory on the volume (not as the mount point itself) to close it.
  */
 final class DirectoryStore implements ClaimStore {
 
-  private final Path root;
-  private final ExecutorService io;
+  static final int DEFAULT_THREADS = 4;
+  static final int DEFAULT_MAX_PENDING = 1000;
 
-  DirectoryStore(Path root) {
+  private final Path root;
+  private final Path marker;
+  private final String unusable;
+  private final Set<PosixFilePermission> permissions;
+  private final ThreadPoolExecutor io;
+  private final int maxPending;
+
+  /**
+   * {@code unusable} is why the root cannot be used (null when it can); {@code permissions} are
+   * set on every new pack (null where the filesystem has no POSIX permissions).
+   */
+  DirectoryStore(
+      Path root,
+      String unusable,
+      Set<PosixFilePermission> permissions,
+      int threads,
+      int maxPending) {
     this.root = root;
-    this.io = Executors.newFixedThreadPool(4, r -> {
-      Thread t = new Thread(r, "claimcheck-file-store");
-      t.setDaemon(true);
-      return t;
-    });
+    this.marker = root.resolve(StoreRoot.MARKER);
+    this.unusable = unusable;
+    this.permissions = permissions == null ? null : Set.copyOf(permissions);
+    this.maxPending = maxPending;
+    this.io =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            0,
+            TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(maxPending),
+            r -> {
+              Thread t = new Thread(r, "claimcheck-file-store");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   @Override
   public CompletableFuture<Void> putIfAbsent(String key, byte[] bytes, Duration timeout) {
     return submit(key, timeout, () -> {
       Path target = resolve(key);
+      requireMarker("not writing " + key);
       if (Files.exists(target)) {
         throw new StoreException(Kind.ALREADY_EXISTS, describe() + " already holds " + key);
       }
-      Files.createDirectories(target.getParent());
-      Path temp = Files.createTempFile(target.getParent(), ".put-", ".tmp");
+      Path dir = target.getParent();
+      makeDirectoriesBelowRoot(dir);
+      Path temp = Files.createTempFile(dir, ".put-", ".tmp");
       try {
+        if (permissions != null) {
+          Files.setPosixFilePermissions(temp, permissions); // exact, whatever the umask
+        }
         try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
           ByteBuffer buf = ByteBuffer.wrap(bytes);
           while (buf.hasRemaining()) {
@@ -64,14 +112,20 @@ final class DirectoryStore implements ClaimStore {
       } finally {
         Files.deleteIfExists(temp);
       }
+      StoreRoot.forceDirectory(dir); // the new name is durable only once its directory is
       return null;
     });
   }
 
   @Override
   public CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration timeout) {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("offset and length must not be negative: " + offset
+          + ", " + length);
+    }
     return submit(key, timeout, () -> {
-      try (FileChannel ch = FileChannel.open(resolve(key), StandardOpenOption.READ)) {
+      Path file = resolve(key);
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
         long size = ch.size();
         int n = (int) Math.max(0, Math.min(length, size - offset));
         ByteBuffer buf = ByteBuffer.allocate(n);
@@ -79,6 +133,9 @@ final class DirectoryStore implements ClaimStore {
           // read until full or end of file
         }
         return buf.position() == n ? buf.array() : java.util.Arrays.copyOf(buf.array(), buf.position());
+      } catch (NoSuchFileException e) {
+        requireMarker("cannot tell whether it holds " + key);
+        throw new StoreException(Kind.NOT_FOUND, describe() + " has no " + key);
       }
     });
   }
@@ -86,14 +143,42 @@ final class DirectoryStore implements ClaimStore {
   @Override
   public CompletableFuture<Void> delete(String key, Duration timeout) {
     return submit(key, timeout, () -> {
-      Files.deleteIfExists(resolve(key));
+      Path file = resolve(key);
+      requireMarker("not deleting " + key);
+      Files.deleteIfExists(file);
       return null;
     });
   }
 
+  /** Fails with UNAVAILABLE unless the root is usable and carries its marker now. */
+  private void requireMarker(String consequence) {
+    if (unusable != null) {
+      throw new StoreException(Kind.UNAVAILABLE, describe() + " is unusable (" + unusable + ")");
+    }
+    if (!Files.isRegularFile(marker)) {
+      throw new StoreException(Kind.UNAVAILABLE, describe() + " lacks its marker "
+          + StoreRoot.MARKER + " (volume missing or not mounted?): " + consequence);
+    }
+  }
+
+  /** Creates the directories from just below the root down to {@code dir}; never the root. */
+  private void makeDirectoriesBelowRoot(Path dir) throws IOException {
+    Path at = root;
+    for (Path part : root.relativize(dir)) {
+      Path parent = at;
+      at = at.resolve(part);
+      try {
+        Files.createDirectory(at); // fails when the root (or any parent) has gone
+        StoreRoot.forceDirectory(parent);
+      } catch (FileAlreadyExistsException exists) {
+        // another put made it, or it was there
+      }
+    }
+  }
+
   private Path resolve(String key) {
     Path p = root.resolve(key).normalize();
-    if (!p.startsWith(root) || p.equals(root)) {
+    if (!p.startsWith(root) || p.equals(root) || p.equals(marker)) {
       throw new StoreException(Kind.FORBIDDEN, describe() + " refuses key outside its root: " + key);
     }
     return p;
@@ -101,12 +186,18 @@ final class DirectoryStore implements ClaimStore {
 
   private <T> CompletableFuture<T> submit(String key, Duration timeout, IoWork<T> work) {
     CompletableFuture<T> result = new CompletableFuture<>();
+    if (unusable != null) {
+      result.completeExceptionally(
+          new StoreException(Kind.UNAVAILABLE, describe() + " is unusable (" + unusable + ")"));
+      return result;
+    }
     try {
       io.execute(() -> {
+        if (result.isDone()) {
+          return; // timed out while waiting: do not touch the disk any more
+        }
         try {
           result.complete(work.run());
-        } catch (NoSuchFileException e) {
-          result.completeExceptionally(new StoreException(Kind.NOT_FOUND, describe() + " has no " + key));
         } catch (AccessDeniedException e) {
           result.completeExceptionally(
               new StoreException(Kind.FORBIDDEN, describe() + " denied " + key, null, e));
@@ -117,9 +208,12 @@ final class DirectoryStore implements ClaimStore {
               new StoreException(Kind.UNAVAILABLE, describe() + " failed on " + key + ": " + e, null, e));
         }
       });
-    } catch (RuntimeException rejected) {
-      result.completeExceptionally(
-          new StoreException(Kind.UNAVAILABLE, describe() + " is closed", null, rejected));
+    } catch (RejectedExecutionException rejected) {
+      result.completeExceptionally(new StoreException(Kind.UNAVAILABLE, io.isShutdown()
+          ? describe() + " is closed"
+          : describe() + " is overloaded: " + maxPending + " operations already wait for the "
+              + "filesystem; shedding " + key, null, rejected));
+      return result;
     }
     return result
         .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
@@ -130,6 +224,11 @@ final class DirectoryStore implements ClaimStore {
                 : t));
   }
 
+  /** How many operations wait for a thread (tests). */
+  int pending() {
+    return io.getQueue().size();
+  }
+
   @Override
   public String describe() {
     return root.toUri().toString();
@@ -138,6 +237,11 @@ final class DirectoryStore implements ClaimStore {
   @Override
   public void close() {
     io.shutdown();
+  }
+
+  @Override
+  public String toString() {
+    return "DirectoryStore[" + describe() + (unusable == null ? "" : ", unusable") + "]";
   }
 
   /** File work that may throw. */

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.store.s3;
 
+import io.ankusa.claimcheck.Ticker;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
@@ -10,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
-import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.core.exception.SdkServiceException;
@@ -26,7 +26,11 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * attempt timeout; every failure completes the returned future with a {@link StoreException}
  * classified by {@link S3Failures}; a put sends {@code If-None-Match: *}, so it never replaces an
  * object — a pack of at least the multipart threshold goes up as a {@link MultipartPut}, completed
- * with the same condition. Bytes handed to {@link #putIfAbsent} are read, not copied, and must not
+ * with the same condition. A ranged read's answer is checked by {@link RangeResponses}: one that
+ * does not match what was asked (a 206 without or with another Content-Range, a body shorter or
+ * longer than announced) is asked again once within the same timeout, then is {@code UNAVAILABLE}
+ * — never wrong bytes, never a final answer. A HEAD's 404 (zero-length read) is confirmed by a
+ * one-byte GET, whose error code tells a missing key from a missing bucket. Bytes handed to {@link #putIfAbsent} are read, not copied, and must not
  * change until its future completes.
  */
 final class S3ClaimStore implements ClaimStore {
@@ -39,6 +43,7 @@ final class S3ClaimStore implements ClaimStore {
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private final Runnable afterClose;
+  private final Ticker ticker;
   private final int multipartThreshold;
   private final int partSize;
 
@@ -48,6 +53,13 @@ final class S3ClaimStore implements ClaimStore {
 
   /** {@code afterClose} releases what the client does not own (its event loop threads). */
   S3ClaimStore(S3AsyncClient client, S3StoreSettings settings, Runnable afterClose) {
+    this(client, settings, afterClose, Ticker.system());
+  }
+
+  /** {@code ticker} measures what is left of a read's timeout for its one re-ask. */
+  S3ClaimStore(
+      S3AsyncClient client, S3StoreSettings settings, Runnable afterClose, Ticker ticker) {
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.afterClose = Objects.requireNonNull(afterClose, "afterClose");
     this.multipartThreshold = settings.multipartThreshold();
     this.partSize = settings.partSize();
@@ -104,17 +116,57 @@ final class S3ClaimStore implements ClaimStore {
     if (t == null) {
       return expired(length == 0 ? Op.HEAD : Op.GET, key, timeout);
     }
+    long started = ticker.read();
+    CompletableFuture<byte[]> result = new CompletableFuture<>();
     if (length == 0) {
       // No byte range can be empty: ask whether the object exists instead.
-      return complete(
-          client.headObject(
-              b -> b.bucket(bucket).key(objectKey).overrideConfiguration(override(t))),
-          Op.HEAD,
-          key,
-          r -> new byte[0]);
+      client
+          .headObject(b -> b.bucket(bucket).key(objectKey).overrideConfiguration(override(t)))
+          .whenComplete(
+              (response, failure) -> {
+                if (failure == null) {
+                  result.complete(new byte[0]);
+                  return;
+                }
+                StoreException e = S3Failures.classify(failure, Op.HEAD, description, key);
+                if (e.kind() == Kind.NOT_FOUND) {
+                  // A HEAD's 404 has no error code (no body): a one-byte GET says which 404 it is.
+                  rangedGet(result, objectKey, key, 0, 1, true, t, started, null);
+                } else {
+                  result.completeExceptionally(e);
+                }
+              });
+      return result;
+    }
+    rangedGet(result, objectKey, key, offset, length, false, t, started, null);
+    return result;
+  }
+
+  /**
+   * Asks for {@code [offset, offset + length)} and completes {@code result} with its checked bytes
+   * (none when {@code existsOnly}); an answer that does not match the range asked for is asked
+   * again once, within what is left of {@code budget}, then is {@code UNAVAILABLE}.
+   */
+  private void rangedGet(
+      CompletableFuture<byte[]> result,
+      String objectKey,
+      String key,
+      long offset,
+      int length,
+      boolean existsOnly,
+      Duration budget,
+      long started,
+      String firstProblem) {
+    Duration t = firstProblem == null ? budget : remaining(budget, started);
+    if (t == null) {
+      result.completeExceptionally(
+          new StoreException(
+              Kind.UNAVAILABLE,
+              Op.GET + " " + description + " key '" + key + "': a malformed answer ("
+                  + firstProblem + ") and no time left to ask again"));
+      return;
     }
     long last = offset + length - 1;
-    CompletableFuture<byte[]> result = new CompletableFuture<>();
     client
         .getObject(
             b ->
@@ -125,16 +177,50 @@ final class S3ClaimStore implements ClaimStore {
             AsyncResponseTransformer.toBytes())
         .whenComplete(
             (response, failure) -> {
-              if (failure == null) {
-                completeRange(result, response, key, offset, length);
-              } else if (isRangeNotSatisfiable(failure)) {
-                result.complete(new byte[0]); // offset at or past the end of the object
-              } else {
-                result.completeExceptionally(
-                    S3Failures.classify(failure, Op.GET, description, key));
+              if (failure != null) {
+                if (isRangeNotSatisfiable(failure)) {
+                  result.complete(new byte[0]); // offset at or past the end of the object
+                } else {
+                  result.completeExceptionally(
+                      S3Failures.classify(failure, Op.GET, description, key));
+                }
+                return;
               }
+              byte[] bytes;
+              try {
+                GetObjectResponse r = response.response();
+                bytes =
+                    RangeResponses.slice(
+                        r.sdkHttpResponse().statusCode(),
+                        response.asByteArrayUnsafe(),
+                        r.contentRange(),
+                        r.contentLength(),
+                        offset,
+                        length);
+              } catch (IllegalStateException bad) {
+                if (firstProblem == null) {
+                  rangedGet(result, objectKey, key, offset, length, existsOnly, budget, started,
+                      bad.getMessage());
+                } else {
+                  result.completeExceptionally(
+                      new StoreException(
+                          Kind.UNAVAILABLE,
+                          Op.GET + " " + description + " key '" + key
+                              + "': answered a ranged read wrongly twice (" + firstProblem
+                              + "; then " + bad.getMessage() + ")",
+                          null,
+                          bad));
+                }
+                return;
+              }
+              result.complete(existsOnly ? new byte[0] : bytes);
             });
-    return result;
+  }
+
+  /** What is left of {@code budget} since {@code started}; null when under a millisecond. */
+  private Duration remaining(Duration budget, long started) {
+    Duration left = budget.minusNanos(ticker.read() - started);
+    return left.toMillis() < 1 ? null : left;
   }
 
   @Override
@@ -181,26 +267,6 @@ final class S3ClaimStore implements ClaimStore {
   @Override
   public String toString() {
     return "S3ClaimStore[" + description + "]";
-  }
-
-  private void completeRange(
-      CompletableFuture<byte[]> result,
-      ResponseBytes<GetObjectResponse> response,
-      String key,
-      long offset,
-      int length) {
-    try {
-      result.complete(
-          RangeResponses.slice(
-              response.asByteArrayUnsafe(), response.response().contentRange(), offset, length));
-    } catch (IllegalStateException e) {
-      result.completeExceptionally(
-          new StoreException(
-              Kind.UNAVAILABLE,
-              Op.GET + " " + description + " key '" + key + "': " + e.getMessage(),
-              null,
-              e));
-    }
   }
 
   private static boolean isRangeNotSatisfiable(Throwable failure) {

@@ -19,8 +19,12 @@ import software.amazon.awssdk.http.SdkHttpResponse;
  * <p>By HTTP status code, never by the SDK's throttling heuristics (a 503 to HEAD has no body):
  *
  * <ul>
- *   <li>404 → {@code NOT_FOUND}, except {@code NoSuchBucket} → {@code UNAVAILABLE}: a missing
- *       bucket is a broken store, and must never let a read declare a claim gone;
+ *   <li>404 → {@code NOT_FOUND} only when S3 said so in its own words: the error code {@code
+ *       NoSuchKey} (from the error body; a HEAD has none, and the SDK then makes {@code NoSuchKey}
+ *       up from the status alone, so a HEAD's 404 counts only when it carries S3's {@code
+ *       x-amz-request-id} header). Any other 404 — {@code NoSuchBucket} (a broken store), no error
+ *       code (an ingress default backend or a wrong proxy path answering {@code 404 text/html}),
+ *       another code — is {@code UNAVAILABLE}: it must never let a read declare a claim gone;
  *   <li>403 → {@code FORBIDDEN};
  *   <li>412 to a put → {@code ALREADY_EXISTS} (its {@code If-None-Match: *} failed);
  *   <li>429, 503, or any other status carrying {@code Retry-After} → {@code THROTTLED}, with the
@@ -44,6 +48,9 @@ final class S3Failures {
     HEAD,
     DELETE
   }
+
+  /** The header S3 (and S3-compatible servers) put on every answer of their own. */
+  static final String REQUEST_ID = "x-amz-request-id";
 
   private S3Failures() {}
 
@@ -70,9 +77,7 @@ final class S3Failures {
     String what = where + "HTTP " + status + (code == null ? "" : " " + code) + message(e);
     Optional<String> retryAfterHeader = retryAfterHeader(e);
     if (status == 404) {
-      return "NoSuchBucket".equals(code)
-          ? new StoreException(Kind.UNAVAILABLE, what + " (the bucket does not exist)", null, e)
-          : new StoreException(Kind.NOT_FOUND, what, null, e);
+      return notFound(e, op, code, what);
     }
     if (status == 403) {
       return new StoreException(Kind.FORBIDDEN, what, null, e);
@@ -91,6 +96,25 @@ final class S3Failures {
     return new StoreException(Kind.UNAVAILABLE, what, null, e);
   }
 
+  private static StoreException notFound(
+      SdkServiceException e, Op op, String code, String what) {
+    if (op == Op.HEAD) {
+      return header(e, REQUEST_ID).isPresent()
+          ? new StoreException(Kind.NOT_FOUND, what, null, e)
+          : new StoreException(Kind.UNAVAILABLE, what + " (a 404 without S3's " + REQUEST_ID
+              + " header: not the store's answer)", null, e);
+    }
+    if ("NoSuchKey".equals(code)) {
+      return new StoreException(Kind.NOT_FOUND, what, null, e);
+    }
+    if ("NoSuchBucket".equals(code)) {
+      return new StoreException(Kind.UNAVAILABLE, what + " (the bucket does not exist)", null, e);
+    }
+    return new StoreException(Kind.UNAVAILABLE, what + (code == null
+        ? " (a 404 without an S3 error code: not the store's answer; a proxy or ingress in the way?)"
+        : " (not NoSuchKey)"), null, e);
+  }
+
   /** Parses a Retry-After given in seconds; an HTTP-date or anything else is absent. */
   static Optional<Duration> parseRetryAfter(String value) {
     String v = value.trim();
@@ -106,10 +130,14 @@ final class S3Failures {
   }
 
   private static Optional<String> retryAfterHeader(SdkServiceException e) {
+    return header(e, "Retry-After");
+  }
+
+  private static Optional<String> header(SdkServiceException e, String name) {
     if (e instanceof AwsServiceException ae && ae.awsErrorDetails() != null) {
       SdkHttpResponse response = ae.awsErrorDetails().sdkHttpResponse();
       if (response != null) {
-        return response.firstMatchingHeader("Retry-After");
+        return response.firstMatchingHeader(name);
       }
     }
     return Optional.empty();

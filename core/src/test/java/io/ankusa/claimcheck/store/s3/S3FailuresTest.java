@@ -23,9 +23,16 @@ class S3FailuresTest {
   private static final String STORE = "s3://bucket/prefix";
 
   private static S3Exception s3(int status, String code, String retryAfter) {
+    return s3(status, code, retryAfter, null);
+  }
+
+  private static S3Exception s3(int status, String code, String retryAfter, String requestId) {
     SdkHttpResponse.Builder http = SdkHttpResponse.builder().statusCode(status);
     if (retryAfter != null) {
       http.putHeader("Retry-After", retryAfter);
+    }
+    if (requestId != null) {
+      http.putHeader("x-amz-request-id", requestId);
     }
     return (S3Exception)
         S3Exception.builder()
@@ -47,13 +54,35 @@ class S3FailuresTest {
   @Test
   void notFoundIs404() {
     assertThat(classify(s3(404, "NoSuchKey", null), Op.GET).kind()).isEqualTo(Kind.NOT_FOUND);
-    assertThat(classify(s3(404, null, null), Op.HEAD).kind()).isEqualTo(Kind.NOT_FOUND);
+    assertThat(classify(s3(404, null, null, "4442587FB7D0A2F9"), Op.HEAD).kind())
+        .isEqualTo(Kind.NOT_FOUND);
+    assertThat(classify(s3(404, "NoSuchKey", null, "4442587FB7D0A2F9"), Op.HEAD).kind())
+        .isEqualTo(Kind.NOT_FOUND);
+    // The exception class alone is not S3's words: the SDK picks it for a bodiless 404 too.
     NoSuchKeyException sdk =
         NoSuchKeyException.builder()
             .statusCode(404)
             .message("The specified key does not exist.")
             .build();
-    assertThat(classify(sdk, Op.GET).kind()).isEqualTo(Kind.NOT_FOUND);
+    assertThat(classify(sdk, Op.GET).kind()).isEqualTo(Kind.UNAVAILABLE);
+  }
+
+  @Test
+  void a404NotInS3sOwnWordsIsUnavailable() {
+    // No error code: an ingress default backend or a wrong proxy path, not the store.
+    StoreException noCode = classify(s3(404, null, null, "4442587FB7D0A2F9"), Op.GET);
+    assertThat(noCode.kind()).isEqualTo(Kind.UNAVAILABLE);
+    assertThat(noCode).hasMessageContaining("without an S3 error code");
+    assertThat(classify(s3(404, "NoSuchUpload", null), Op.GET).kind())
+        .isEqualTo(Kind.UNAVAILABLE);
+    assertThat(classify(s3(404, "NoSuchBucket", null), Op.DELETE).kind())
+        .isEqualTo(Kind.UNAVAILABLE);
+    // A HEAD has no body, and the SDK names any 404 of it NoSuchKey: only S3's header counts.
+    StoreException headWithoutRequestId = classify(s3(404, "NoSuchKey", null), Op.HEAD);
+    assertThat(headWithoutRequestId.kind()).isEqualTo(Kind.UNAVAILABLE);
+    assertThat(headWithoutRequestId).hasMessageContaining("x-amz-request-id");
+    NoSuchKeyException synthesized = NoSuchKeyException.builder().statusCode(404).build();
+    assertThat(classify(synthesized, Op.HEAD).kind()).isEqualTo(Kind.UNAVAILABLE);
   }
 
   @Test

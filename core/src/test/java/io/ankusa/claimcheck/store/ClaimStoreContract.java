@@ -1,0 +1,191 @@
+package io.ankusa.claimcheck.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.claimcheck.store.StoreException.Kind;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cases every {@link ClaimStore} passes, whatever it stores on; a subclass supplies the store
+ * and a way to make it unreachable (and reachable again).
+ */
+public abstract class ClaimStoreContract {
+
+  protected static final Duration T = Duration.ofSeconds(10);
+  private static final int WRITERS = 8;
+
+  /** The store under test (the same one for every call within a test). */
+  protected abstract ClaimStore store();
+
+  /** Makes the store unreachable as a user would meet it (down, unmounted, failing). */
+  protected abstract void makeUnavailable() throws Exception;
+
+  /** Undoes {@link #makeUnavailable()}. */
+  protected abstract void restore() throws Exception;
+
+  /** A key no other test uses. */
+  protected static String freshKey() {
+    return "contract/" + UUID.randomUUID();
+  }
+
+  protected static byte[] bytes(int n) {
+    byte[] b = new byte[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = (byte) (i * 31 + 7);
+    }
+    return b;
+  }
+
+  /** Waits for {@code f} and returns the StoreException it failed with; fails if it did not. */
+  protected static StoreException failure(CompletableFuture<?> f) {
+    try {
+      Object value = f.join();
+      throw new AssertionError("expected a StoreException but completed with " + value);
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof StoreException se) {
+        return se;
+      }
+      throw new AssertionError("expected a StoreException", e.getCause());
+    }
+  }
+
+  @Test
+  void aPutObjectReadsBackWholeAndItsStoreIsDescribed() {
+    String key = freshKey();
+    byte[] value = "a claim".getBytes(StandardCharsets.UTF_8);
+    store().putIfAbsent(key, value, T).join();
+    assertThat(store().getRange(key, 0, value.length, T).join()).isEqualTo(value);
+    assertThat(store().describe()).isNotBlank();
+  }
+
+  @Test
+  void concurrentPutsOfOneKeyHaveExactlyOneWinnerWhoseBytesStay() throws Exception {
+    String key = freshKey();
+    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+    try {
+      CountDownLatch go = new CountDownLatch(1);
+      List<CompletableFuture<CompletableFuture<Void>>> started = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        byte[] mine = ("writer " + w).getBytes(StandardCharsets.UTF_8);
+        started.add(CompletableFuture.supplyAsync(() -> {
+          awaitQuietly(go);
+          return store().putIfAbsent(key, mine, T);
+        }, pool));
+      }
+      go.countDown();
+      int winner = -1;
+      int collisions = 0;
+      for (int w = 0; w < WRITERS; w++) {
+        CompletableFuture<Void> put = started.get(w).join();
+        try {
+          put.join();
+          assertThat(winner).as("a second winner: writer %d after %d", w, winner).isEqualTo(-1);
+          winner = w;
+        } catch (CompletionException e) {
+          assertThat(StoreException.of(e).kind()).isEqualTo(Kind.ALREADY_EXISTS);
+          collisions++;
+        }
+      }
+      assertThat(winner).isNotEqualTo(-1);
+      assertThat(collisions).isEqualTo(WRITERS - 1);
+      byte[] expected = ("writer " + winner).getBytes(StandardCharsets.UTF_8);
+      assertThat(store().getRange(key, 0, 100, T).join()).isEqualTo(expected);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aSecondPutOfAKeyLeavesTheFirstBytes() {
+    String key = freshKey();
+    store().putIfAbsent(key, bytes(10), T).join();
+    assertThat(failure(store().putIfAbsent(key, new byte[] {1, 2, 3}, T)).kind())
+        .isEqualTo(Kind.ALREADY_EXISTS);
+    assertThat(store().getRange(key, 0, 10, T).join()).isEqualTo(bytes(10));
+  }
+
+  @Test
+  void rangedReadsAtTheEdges() {
+    String key = freshKey();
+    byte[] value = bytes(100);
+    store().putIfAbsent(key, value, T).join();
+    assertThat(store().getRange(key, 0, 10, T).join()).isEqualTo(Arrays.copyOfRange(value, 0, 10));
+    assertThat(store().getRange(key, 0, 100, T).join()).isEqualTo(value);
+    assertThat(store().getRange(key, 99, 1, T).join()).containsExactly(value[99]);
+    assertThat(store().getRange(key, 37, 5, T).join())
+        .isEqualTo(Arrays.copyOfRange(value, 37, 42));
+    // Past the end: fewer bytes only because the object ends first.
+    assertThat(store().getRange(key, 90, 50, T).join())
+        .isEqualTo(Arrays.copyOfRange(value, 90, 100));
+    assertThat(store().getRange(key, 0, 1000, T).join()).isEqualTo(value);
+    assertThat(store().getRange(key, 100, 5, T).join()).isEmpty();
+    assertThat(store().getRange(key, 250, 5, T).join()).isEmpty();
+    assertThat(store().getRange(key, 0, 0, T).join()).isEmpty();
+    assertThat(store().getRange(key, 50, 0, T).join()).isEmpty();
+  }
+
+  @Test
+  void anEmptyObjectReadsAsEmpty() {
+    String key = freshKey();
+    store().putIfAbsent(key, new byte[0], T).join();
+    assertThat(store().getRange(key, 0, 10, T).join()).isEmpty();
+    assertThat(store().getRange(key, 0, 0, T).join()).isEmpty();
+  }
+
+  @Test
+  void aMissingKeyIsNotFound() {
+    String key = freshKey();
+    assertThat(failure(store().getRange(key, 0, 10, T)).kind()).isEqualTo(Kind.NOT_FOUND);
+    assertThat(failure(store().getRange(key, 5, 1, T)).kind()).isEqualTo(Kind.NOT_FOUND);
+    assertThat(failure(store().getRange(key, 0, 0, T)).kind()).isEqualTo(Kind.NOT_FOUND);
+  }
+
+  @Test
+  void anUnreachableStoreIsUnavailableNeverNotFound() throws Exception {
+    String present = freshKey();
+    String absent = freshKey();
+    store().putIfAbsent(present, bytes(20), T).join();
+    makeUnavailable();
+    try {
+      assertThat(failure(store().getRange(absent, 0, 10, T)).kind()).isEqualTo(Kind.UNAVAILABLE);
+      assertThat(failure(store().getRange(absent, 0, 0, T)).kind()).isEqualTo(Kind.UNAVAILABLE);
+      assertThat(failure(store().getRange(present, 0, 10, T)).kind())
+          .isEqualTo(Kind.UNAVAILABLE);
+      assertThat(failure(store().putIfAbsent(freshKey(), bytes(5), T)).kind())
+          .isEqualTo(Kind.UNAVAILABLE);
+    } finally {
+      restore();
+    }
+    assertThat(store().getRange(present, 0, 20, T).join()).isEqualTo(bytes(20));
+    assertThat(failure(store().getRange(absent, 0, 10, T)).kind()).isEqualTo(Kind.NOT_FOUND);
+  }
+
+  @Test
+  void deletingRemovesAnObjectAndAnAbsentOneIsAlreadyDeleted() {
+    String key = freshKey();
+    store().putIfAbsent(key, bytes(3), T).join();
+    store().delete(key, T).join();
+    assertThat(failure(store().getRange(key, 0, 3, T)).kind()).isEqualTo(Kind.NOT_FOUND);
+    store().delete(key, T).join();
+    store().delete(freshKey(), T).join();
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
