@@ -60,6 +60,8 @@ final class ChaosFaults {
       proxy("reset", (p, r) -> p.reset()),
       proxy("500", (p, r) -> p.inject(Fault.serverError())),
       proxy("fail-twice-500", (p, r) -> p.failTimes(2, Fault.serverError())),
+      proxy("html-404", (p, r) -> p.inject(Fault.htmlNotFound())),
+      rearmed("corrupt-body", p -> p.failTimes(1, Fault.corruptBody(), "GET")),
       new Kind("corrupt-object", false, ChaosFaults::corruptObject),
       new Kind("broker-restart", false, ChaosFaults::restartBroker));
 
@@ -134,9 +136,20 @@ final class ChaosFaults {
       altered[altered.length / 2] ^= (byte) 0x5A;
       put(w, holding.get(i), key, altered);
     }
+    for (Store t : holding) { // the altered bytes are what the S3 server now serves
+      byte[] now = w.rawS3().getObject(b -> b.bucket(t.bucket()).key(key),
+          AsyncResponseTransformer.toBytes()).join().asByteArray();
+      if (java.util.Arrays.equals(now, originals.get(holding.indexOf(t)))) {
+        w.ledger().fault("harness-error", "corrupt-object: " + t.name() + " still serves the "
+            + "original " + key);
+      }
+    }
     w.ledger().fault("corrupt-object", "corrupt-object: record " + id + ", " + names + " "
         + key + " (" + originals.get(0).length + " bytes)");
+    long gets = all.stream().mapToLong(st -> st.proxy().requestCount("GET")).sum();
     replay(w, id, false);
+    long storeGets = all.stream().mapToLong(st -> st.proxy().requestCount("GET")).sum() - gets;
+    ChaosLedger.count(w.ledger().replays, "store GETs while corrupted " + storeGets);
     return () -> {
       for (int i = 0; i < holding.size(); i++) {
         put(w, holding.get(i), key, originals.get(i));

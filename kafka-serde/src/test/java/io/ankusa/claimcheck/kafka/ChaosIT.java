@@ -68,7 +68,7 @@ class ChaosIT {
   @Test
   void everyRecordArrivesByteIdenticalWhileStoresAndTheBrokerMisbehave() throws Exception {
     long seed = longProperty("chaos.seed", new SecureRandom().nextLong());
-    double minutes = doubleProperty("chaos.minutes", 0.75);
+    double minutes = doubleProperty("chaos.minutes", 0.85);
     long records = longProperty("chaos.records", Math.round(400 * minutes));
     System.out.printf("CHAOS seed=%d minutes=%s records=%d (replay: -Dchaos.seed=%d)%n",
         seed, minutes, records, seed);
