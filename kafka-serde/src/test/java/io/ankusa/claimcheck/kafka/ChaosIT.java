@@ -121,6 +121,7 @@ class ChaosIT {
 
         Map<String, Object> replayConfig = consumer(kafka, cc, null);
         replayConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        replayConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1); // redeem the one record only
         try (KafkaConsumer<String, byte[]> replay = new KafkaConsumer<>(replayConfig)) {
           ChaosFaults.World world = new ChaosFaults.World(kafka, raw, ledger, replay, IN);
           ChaosFaults.run(world, stores, ChaosFaults.KINDS, new Random(seed), start + chaosNanos);
