@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.store.file;
 
 import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.ListPage;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import java.io.IOException;
@@ -89,6 +90,12 @@ final class DirectoryStore implements ClaimStore {
       Files.deleteIfExists(resolve(key));
       return null;
     });
+  }
+
+  @Override
+  public CompletableFuture<ListPage> list(String keyPrefix, String continuation, Duration timeout) {
+    return submit("?list " + keyPrefix, timeout,
+        () -> DirectoryListing.page(root, keyPrefix, continuation));
   }
 
   private Path resolve(String key) {
