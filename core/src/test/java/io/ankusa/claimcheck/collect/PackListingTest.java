@@ -8,11 +8,16 @@ import io.ankusa.claimcheck.store.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
+import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.file.FileStores;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Pack keys at both layouts, paged listing, and a failing listing (in-memory store). */
 class PackListingTest {
@@ -59,6 +64,22 @@ class PackListingTest {
     assertThat(r.packs()).filteredOn(p -> p.lastModified().equals(old)).hasSize(1);
     assertThat(store.count(MemoryStore.Op.LIST)).isEqualTo(3);
     assertThat(PackListing.list(store, 0, null, T).packs()).hasSize(2501);
+  }
+
+  @Test
+  void aDirectoryStoreListsItsPacksAtBothLayoutsSkippingTemporaryFiles(@TempDir Path dir)
+      throws Exception {
+    try (ClaimStore store = FileStores.create(dir)) {
+      for (long i = 1; i <= 1200; i++) {
+        store.putIfAbsent((i % 2 == 0 ? KeyLayout.FLAT : KeyLayout.SHARDED).key("a", i << 40),
+            new byte[] {9, 9}, T).join();
+      }
+      Files.write(dir.resolve("a").resolve(".put-1.tmp"), new byte[5]);
+      PackListing.Result r = PackListing.list(store, 0, "a", T);
+      assertThat(r.packs()).hasSize(1200).allSatisfy(p -> assertThat(p.size()).isEqualTo(2));
+      assertThat(r.otherObjects()).isZero();
+      assertThat(PackListing.list(store, 0, "b", T).packs()).isEmpty();
+    }
   }
 
   @Test
