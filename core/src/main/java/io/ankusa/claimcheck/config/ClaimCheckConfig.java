@@ -73,8 +73,9 @@ public final class ClaimCheckConfig extends AbstractConfig {
       .define(S3_REGION, Type.STRING, "us-east-1", MEDIUM, "The S3 region.")
       .define(S3_PATH_STYLE, Type.BOOLEAN, false, LOW,
           "Whether to address buckets by path rather than virtual host (most non-AWS stores).")
-      .define(S3_ACCESS_KEY_ID, Type.STRING, null, MEDIUM,
-          "The S3 access key id; with the secret, or neither for the AWS default credentials chain.")
+      .define(S3_ACCESS_KEY_ID, Type.PASSWORD, null, MEDIUM,
+          "The S3 access key id; with the secret, or neither for the AWS default credentials chain."
+              + " Half of a credential, so never shown (typed PASSWORD).")
       .define(S3_SECRET_ACCESS_KEY, Type.PASSWORD, null, MEDIUM, "The S3 secret access key.")
       .define(S3_CONNECT_TIMEOUT_MS, Type.LONG, 2_000L, Range.between(1, 60_000), LOW,
           "The longest a new connection to an S3 store may take to open; a request waits at most "

@@ -103,7 +103,10 @@ final class StoreSpecs {
           }
           pathStyle = Boolean.parseBoolean(b);
         }
-        String accessKey = string(o.get("s3.access.key.id"), c.getString(ClaimCheckConfig.S3_ACCESS_KEY_ID));
+        Password id = c.getPassword(ClaimCheckConfig.S3_ACCESS_KEY_ID);
+        Object idOverride = o.get("s3.access.key.id");
+        String accessKey = string(idOverride instanceof Password pw ? pw.value() : idOverride,
+            id == null ? null : id.value());
         Object secretOverride = o.get("s3.secret.access.key");
         Password secret = secretOverride == null ? c.getPassword(ClaimCheckConfig.S3_SECRET_ACCESS_KEY)
             : secretOverride instanceof Password pw ? pw : new Password(String.valueOf(secretOverride));
