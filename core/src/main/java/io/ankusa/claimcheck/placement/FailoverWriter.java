@@ -75,6 +75,10 @@ final class FailoverWriter {
         slot.breaker().onAnswer();
         return CompletableFuture.completedFuture(slot.index());
       }
+      Error error = Errors.errorBehind(t);
+      if (error != null) {
+        return CompletableFuture.<Integer>failedFuture(error); // not the store's: no failover
+      }
       StoreException e = StoreException.of(t);
       if (e.kind().isAnswer()) {
         slot.breaker().onAnswer();
