@@ -69,7 +69,7 @@ final class PartitionReader implements Runnable {
           Long stop = remaining.get(tp);
           if (stop != null && r.offset() < stop) {
             records.increment();
-            RefFields.visit(r, visitor);
+            RecordRefs.visit(r, visitor);
           }
         }
         long sum = 0;

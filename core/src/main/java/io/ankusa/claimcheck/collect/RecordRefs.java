@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.collect;
 
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import io.ankusa.claimcheck.ref.RefCodec;
@@ -7,21 +8,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Headers;
 
 /**
- * The one ref-detection rule applied to a consumed record's key and value; stateless and
- * thread-safe.
- *
- * <p>A field carries a ref when its marker header is present or when its bytes are an intact ref
- * frame ({@link RefCodec#isRef}), with or without other headers.
+ * Applies core's one ref-detection rule ({@link RefFields#carriesRef}) to a consumed record's key
+ * and value; stateless and thread-safe.
  */
-final class RefFields {
+final class RecordRefs {
 
-  /** The marker header of a value ref (a wire-format fact shared with the serde). */
-  static final String VALUE_MARKER = "ankusa.claimcheck.value";
-
-  /** The marker header of a key ref. */
-  static final String KEY_MARKER = "ankusa.claimcheck.key";
-
-  private RefFields() {}
+  private RecordRefs() {}
 
   /** Hands the refs of {@code r}'s key and value to {@code visitor}. */
   static void visit(ConsumerRecord<byte[], byte[]> r, RefVisitor visitor) {
@@ -31,7 +23,7 @@ final class RefFields {
 
   private static void field(
       ConsumerRecord<byte[], byte[]> r, byte[] data, boolean isKey, RefVisitor visitor) {
-    if (data == null || !(marked(r.headers(), isKey) || RefCodec.isRef(data))) {
+    if (!RefFields.carriesRef(marked(r.headers(), isKey), data)) {
       return;
     }
     ClaimRef ref;
@@ -45,6 +37,6 @@ final class RefFields {
   }
 
   private static boolean marked(Headers headers, boolean isKey) {
-    return headers != null && headers.lastHeader(isKey ? KEY_MARKER : VALUE_MARKER) != null;
+    return headers != null && headers.lastHeader(RefFields.marker(isKey)) != null;
   }
 }
