@@ -50,11 +50,15 @@ final class FailoverDemo {
 
   /** What one run saw. */
   record Outcome(int sent, int identical, long outageMillis, long failovers, long breakerOpened,
-      long breakerClosed, long checkInsA, long checkInsB, long failedCheckIns, int retriedPolls,
+      long breakerClosed, long checkInsA, long checkInsB, long failedCheckIns,
+      long checkInsBBeforeOutage, long checkInsAAfterRecovery, int retriedPolls,
       int threadsReplaced) {}
 
-  /** What the timeline saw: values identical at the consumer, and how long store A was down. */
-  private record Timeline(int identical, long outageNanos) {}
+  /**
+   * What the timeline saw: values identical at the consumer, how long store A was down, and the
+   * check-ins per store when it went down and when it came back.
+   */
+  private record Timeline(int identical, long outageNanos, long[] atDown, long[] atUp) {}
 
   private FailoverDemo() {}
 
@@ -79,9 +83,10 @@ final class FailoverDemo {
         pipe.awaitReady(streams);
         Timeline t = timeline(pipe, proxyA, meters);
         Outcome o = new Outcome(SIZES.length, t.identical(),
-            TimeUnit.NANOSECONDS.toMillis(t.outageNanos()), meters.checkIns(1),
+            TimeUnit.NANOSECONDS.toMillis(t.outageNanos()), t.atUp()[1] - t.atDown()[1],
             meters.breaker(0, "opened"), meters.breaker(0, "closed"), meters.checkIns(0),
-            meters.checkIns(1), meters.failedCheckIns(), pipe.retriedPolls(), replaced.get());
+            meters.checkIns(1), meters.failedCheckIns(), t.atDown()[1],
+            meters.checkIns(0) - t.atUp()[0], pipe.retriedPolls(), replaced.get());
         summary(o);
         return o;
       }
@@ -96,15 +101,19 @@ final class FailoverDemo {
     int identical = 0;
     long downAt = 0;
     long outageNanos = 0;
+    long[] atDown = null;
+    long[] atUp = null;
     for (int i = 0; i < SIZES.length; i++) {
       long step = System.nanoTime();
       if (i == DOWN_AT) {
         proxyA.down();
         downAt = System.nanoTime();
+        atDown = meters.snapshot(2);
         System.out.println("     ~~ store A goes down (its endpoint refuses connections) ~~");
       } else if (i == UP_AT) {
         proxyA.up();
         outageNanos = System.nanoTime() - downAt;
+        atUp = meters.snapshot(2);
         System.out.printf("     ~~ store A is back after %.1f s ~~%n", outageNanos / 1e9);
       }
       byte[] value = new byte[SIZES[i]];
@@ -125,7 +134,7 @@ final class FailoverDemo {
         Thread.sleep(rest);
       }
     }
-    return new Timeline(identical, outageNanos);
+    return new Timeline(identical, outageNanos, atDown, atUp);
   }
 
   /** Two stores on one S3 server: A through the fault proxy, B direct; short timings. */
@@ -191,10 +200,11 @@ final class FailoverDemo {
     String row = "  %-34s %s%n";
     System.out.printf(row, "store A down for", String.format("%.1f s", o.outageMillis() / 1e3));
     System.out.printf(row, "check-ins that failed over to B", o.failovers()
-        + "   (check-ins no store took: " + o.failedCheckIns() + ")");
+        + " while A was down   (check-ins no store took: " + o.failedCheckIns() + ")");
     System.out.printf(row, "breaker of store A",
         "opened " + o.breakerOpened() + "x, closed " + o.breakerClosed() + "x");
-    System.out.printf(row, "check-ins per store", "A " + o.checkInsA() + ", B " + o.checkInsB());
+    System.out.printf(row, "check-ins per store", "A " + o.checkInsA() + ", B " + o.checkInsB()
+        + "   (A after it came back: " + o.checkInsAAfterRecovery() + ")");
     System.out.printf(row, "consumer polls retried", o.retriedPolls());
     System.out.printf(row, "Streams threads replaced", o.threadsReplaced());
     System.out.printf("%d/%d values identical (producer -> Streams -> consumer)%n",
