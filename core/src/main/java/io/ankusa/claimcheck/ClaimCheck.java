@@ -60,6 +60,22 @@ public interface ClaimCheck extends AutoCloseable {
    */
   CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos);
 
+  /**
+   * Redeems {@code ref} on the calling thread, as every Kafka surface does: the thread takes one
+   * permit of the process's request gate ({@code claimcheck.max.concurrent.reads}) and gives it
+   * back before returning; it waits for {@link #redeem} until {@code deadlineNanos} (on {@link
+   * #ticker()}) plus a short grace; and returns the caller's own bytes.
+   *
+   * @throws ClaimCheckFailure for every failure: {@code UNAVAILABLE} when the gate is full, no
+   *     answer came in time, or the thread was interrupted (its interrupt flag is restored); the
+   *     redeem's own reason otherwise
+   * @throws Error an {@link Error} met while redeeming (such as {@link OutOfMemoryError}), as
+   *     itself: it is not a failure of the stores, and is never reported as retriable
+   */
+  default byte[] redeemBlocking(ClaimRef ref, long deadlineNanos) {
+    return BlockingRedeem.redeem(this, ref, deadlineNanos);
+  }
+
   /** Whether refs of {@code tenant} may be redeemed here ({@code claimcheck.tenants.allowed}). */
   boolean allows(String tenant);
 

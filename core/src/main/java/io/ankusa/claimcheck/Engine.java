@@ -2,10 +2,7 @@ package io.ankusa.claimcheck;
 
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.placement.ClaimStores;
 import io.ankusa.claimcheck.reader.ClaimReader;
-import io.ankusa.claimcheck.reader.FetchKey;
-import io.ankusa.claimcheck.reader.ReadException;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
 import io.ankusa.claimcheck.ref.CorruptPackException;
@@ -26,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -54,18 +50,19 @@ final class Engine implements ClaimCheck {
   private final Tenant tenant;
   private final Codec codec;
   private final Set<String> allowed;
-  private final long searchNanos;
+  private final Redeemer redeemer;
   private final SecureRandom random = new SecureRandom();
   private final Cleaner.Cleanable release;
 
-  private Engine(ClaimCheckConfig config, Runtimes.Runtime rt, Ticker ticker) {
+  /** A handle on {@code rt}, which must already count it (tests build runtimes of fakes). */
+  Engine(ClaimCheckConfig config, Runtimes.Runtime rt, Ticker ticker) {
     this.config = config;
     this.rt = rt;
     this.ticker = ticker;
     this.tenant = Tenant.of(config.tenant());
     this.codec = Codec.valueOf(config.getString(ClaimCheckConfig.COMPRESSION_TYPE).toUpperCase(Locale.ROOT));
     this.allowed = new HashSet<>(config.tenantsAllowed());
-    this.searchNanos = config.readDeadline().toNanos();
+    this.redeemer = new Redeemer(rt, ticker, config.readDeadline().toNanos());
     this.release = Runtimes.CLEANER.register(this, new Release(rt));
   }
 
@@ -111,7 +108,7 @@ final class Engine implements ClaimCheck {
         }
         rt.telemetry.checkIn(CheckInOutcome.COLLISION, -1, ticker.read() - start);
         if (fixedId != null) {
-          return refs(id, pack); // same content, same pack: the stored one is ours
+          return ours(id, pack, deadline); // same content, same pack id: if its bytes are ours
         }
         if (collisions + 1 >= MAX_COLLISIONS) {
           throw new ClaimCheckFailure(Reason.UNAVAILABLE, MAX_COLLISIONS
@@ -119,6 +116,38 @@ final class Engine implements ClaimCheck {
         }
       }
     }
+  }
+
+  /**
+   * Returns the refs of {@code pack} once a read-back shows that the pack already stored under
+   * its content-derived id {@code id} holds our claims (length and CRC32C of each, one ranged
+   * read per claim). A pack that holds other bytes — a 64-bit content-id collision, or an object
+   * damaged or written by something else — fails the check-in {@code CORRUPT}: the id is derived
+   * from the content, so a retry would find the same object, and a ref to it would redeem wrong
+   * bytes or fail as corrupt on every consumer. A read-back that gets no answer is {@code
+   * UNAVAILABLE} (retriable).
+   */
+  private List<ClaimRef> ours(PackId id, EncodedPack pack, long deadline) {
+    for (PackEntry entry : pack.entries()) {
+      byte[] stored;
+      try {
+        stored = await(rt.stores.read(tenant.value(), id.value(), entry.offset(), entry.length(),
+            deadline), deadline).bytes();
+      } catch (StoreException e) {
+        throw new ClaimCheckFailure(Reason.UNAVAILABLE, "check-in for tenant " + tenant + ": pack "
+            + id.hex() + " already exists under the content's id, but reading it back failed: "
+            + e.getMessage(), e);
+      }
+      try {
+        Packs.checkClaim(entry, stored);
+      } catch (CorruptPackException e) {
+        throw new ClaimCheckFailure(Reason.CORRUPT, "check-in for tenant " + tenant + ": pack "
+            + id.hex() + " already stored under the content's id does not hold these bytes ("
+            + e.getMessage() + "); it is not ours, so no ref to it is returned: remove that"
+            + " object (a content-id collision or a damaged pack)", e);
+      }
+    }
+    return refs(id, pack);
   }
 
   private List<ClaimRef> refs(PackId id, EncodedPack pack) {
@@ -138,7 +167,11 @@ final class Engine implements ClaimCheck {
       f.cancel(false);
       throw new StoreException(StoreException.Kind.UNAVAILABLE, "interrupted while writing");
     } catch (ExecutionException e) {
-      throw StoreException.of(e);
+      Throwable cause = Redeemer.unwrap(e);
+      if (cause instanceof Error err) {
+        throw err; // not a failure of the store: never retried as UNAVAILABLE
+      }
+      throw StoreException.of(cause);
     } catch (TimeoutException e) {
       f.cancel(false);
       throw new StoreException(StoreException.Kind.UNAVAILABLE,
@@ -153,48 +186,20 @@ final class Engine implements ClaimCheck {
       return CompletableFuture.failedFuture(new ClaimCheckFailure(Reason.REFUSED,
           "claim " + describe(ref) + ": tenant " + t + " is not in " + ClaimCheckConfig.TENANTS_ALLOWED, null));
     }
-    long packId = ref.packId().value();
-    CompletableFuture<byte[]> raw;
-    try {
-      raw = rt.reader.fetch(FetchKey.range(t, ref.packId().hex(), ref.offset(), ref.length()),
-          rt.stores.home(packId),
-          // The store search has its own deadline, not this caller's: a request that outlives
-          // its callers runs to the end and fills the cache, so the caller's retry finds it.
-          () -> rt.stores.read(t, packId, ref.offset(), ref.length(), ticker.read() + searchNanos)
-              .thenApply(ClaimStores.Located::bytes),
-          deadlineNanos);
-    } catch (RuntimeException e) {
-      raw = CompletableFuture.failedFuture(e);
-    }
-    return raw.handle((bytes, error) -> {
-      if (error != null) {
-        throw translate(ref, error);
-      }
-      return verified(ref, bytes);
-    });
+    return redeemer.redeem(ref, deadlineNanos);
   }
 
-  private static byte[] verified(ClaimRef ref, byte[] stored) {
+  /**
+   * Returns the caller's own copy of the claim from its stored bytes: checked against the ref's
+   * length and CRC32C, then decompressed; {@code CORRUPT} when either fails.
+   */
+  static byte[] verified(ClaimRef ref, byte[] stored) {
     try {
       Packs.checkClaim(ref, stored);
       return ref.codec() == Codec.NONE ? stored.clone() : Compressor.decompress(ref.codec(), stored);
     } catch (CorruptPackException | IOException e) {
       throw new ClaimCheckFailure(Reason.CORRUPT, "claim " + describe(ref) + ": " + e.getMessage(), e);
     }
-  }
-
-  private static ClaimCheckFailure translate(ClaimRef ref, Throwable error) {
-    Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (e instanceof ClaimCheckFailure f) {
-      return f;
-    }
-    if (e instanceof ReadException r) {
-      return new ClaimCheckFailure(Reason.UNAVAILABLE, "claim " + describe(ref) + ": read "
-          + r.reason().name().toLowerCase(Locale.ROOT), r);
-    }
-    StoreException s = StoreException.of(e);
-    Reason reason = s.kind() == StoreException.Kind.NOT_FOUND ? Reason.NOT_FOUND : Reason.UNAVAILABLE;
-    return new ClaimCheckFailure(reason, "claim " + describe(ref) + ": " + s.getMessage(), s);
   }
 
   private static String describe(ClaimRef ref) {

@@ -153,8 +153,15 @@ class ClaimCheckTest {
     try (ClaimCheck cc = ClaimCheck.open(config())) {
       ClaimRef ref = cc.checkIn(random(10, 8));
       MemoryStores.named(a).clearObjects();
-      MemoryStores.named(b).failTimes(MemoryStore.Op.GET, Kind.UNAVAILABLE, 1);
-      assertThat(failure(cc, ref).reason()).isEqualTo(Reason.UNAVAILABLE);
+      // While store b cannot answer, the reader retries until the deadline: UNAVAILABLE.
+      MemoryStores.named(b).failAlways(MemoryStore.Op.GET, Kind.UNAVAILABLE);
+      try {
+        cc.redeem(ref, cc.ticker().read() + Duration.ofMillis(300).toNanos()).join();
+        throw new AssertionError("expected a failure");
+      } catch (CompletionException e) {
+        assertThat(((ClaimCheckFailure) e.getCause()).reason()).isEqualTo(Reason.UNAVAILABLE);
+      }
+      MemoryStores.named(b).clearFaults();
       assertThat(failure(cc, ref).reason()).isEqualTo(Reason.NOT_FOUND);
     }
   }

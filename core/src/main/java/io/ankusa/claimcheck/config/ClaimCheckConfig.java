@@ -5,11 +5,13 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 
+import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.placement.Placement;
 import io.ankusa.claimcheck.store.KeyLayout;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -24,8 +26,10 @@ import org.apache.kafka.common.config.ConfigException;
  *
  * <p>Every value is checked when the config is built, and a bad one throws a {@link
  * ConfigException} naming its key. Keys that do not start with {@code claimcheck.} are ignored,
- * so the whole client config map can be passed in. Secrets are {@code PASSWORD} values, never
- * logged.
+ * so the whole client config map can be passed in; a {@code claimcheck.} key that no part of the
+ * library reads ({@link #isKnownKey}) is refused, so a misspelt setting is never silently
+ * ignored. Secrets are {@code PASSWORD} values; no message or {@code toString} ever shows a
+ * secret, nor the value of an unknown key (see {@link Secrets}).
  */
 public final class ClaimCheckConfig extends AbstractConfig {
 
@@ -70,8 +74,9 @@ public final class ClaimCheckConfig extends AbstractConfig {
       .define(S3_REGION, Type.STRING, "us-east-1", MEDIUM, "The S3 region.")
       .define(S3_PATH_STYLE, Type.BOOLEAN, false, LOW,
           "Whether to address buckets by path rather than virtual host (most non-AWS stores).")
-      .define(S3_ACCESS_KEY_ID, Type.STRING, null, MEDIUM,
-          "The S3 access key id; with the secret, or neither for the AWS default credentials chain.")
+      .define(S3_ACCESS_KEY_ID, Type.PASSWORD, null, MEDIUM,
+          "The S3 access key id; with the secret, or neither for the AWS default credentials chain."
+              + " Half of a credential, so never shown (typed PASSWORD).")
       .define(S3_SECRET_ACCESS_KEY, Type.PASSWORD, null, MEDIUM, "The S3 secret access key.")
       .define(S3_CONNECT_TIMEOUT_MS, Type.LONG, 2_000L, Range.between(1, 60_000), LOW,
           "The longest a new connection to an S3 store may take to open; a request waits at most "
@@ -124,12 +129,58 @@ public final class ClaimCheckConfig extends AbstractConfig {
               + "the group, so readers may run as another user of it); the owner must be able to "
               + "read.");
 
+  /**
+   * The {@code claimcheck.} keys that the Kafka surfaces read on top of {@link #CONFIG_DEF} (the
+   * serde's inner serdes and Streams handler choice, the Connect transforms' converter): one map
+   * may configure every surface, so core accepts them and leaves them to their surface.
+   */
+  public static final Set<String> SURFACE_KEYS = Set.of("claimcheck.value.serde",
+      "claimcheck.key.serde", "claimcheck.streams.final.failure", "claimcheck.converter");
+
+  /** The prefix of a Connect converter's own settings (a surface key family). */
+  public static final String CONVERTER_SETTINGS_PREFIX = "claimcheck.converter.";
+
+  /** Per-store overrides, {@code claimcheck.store.<index>.<setting>}, resolved by StoreSpecs. */
+  private static final Pattern PER_STORE = Pattern.compile("claimcheck\\.store\\.\\d+\\..+");
+
   private final List<StoreSpec> stores;
 
-  /** Validates {@code originals} (any map: keys outside {@code claimcheck.} are ignored). */
+  /**
+   * Validates {@code originals} (any map: keys outside {@code claimcheck.} are ignored; a {@code
+   * claimcheck.} key no part of the library reads is refused, naming it, never showing its value).
+   */
   public ClaimCheckConfig(Map<String, ?> originals) {
-    super(CONFIG_DEF, claimcheckOnly(originals), false);
-    this.stores = StoreSpecs.resolve(this, claimcheckOnly(originals));
+    super(CONFIG_DEF, checked(originals), false);
+    Map<String, Object> own = claimcheckOnly(originals);
+    try {
+      this.stores = StoreSpecs.resolve(this, own);
+    } catch (ConfigException e) {
+      throw Secrets.scrubbed(e, own, ClaimCheckConfig::isKnownKey);
+    }
+  }
+
+  /** Whether {@code key} is a core setting ({@link #CONFIG_DEF}, a per-store override, the registry). */
+  public static boolean isCoreKey(String key) {
+    return CONFIG_DEF.names().contains(key) || PER_STORE.matcher(key).matches()
+        || key.equals(ClaimCheck.METER_REGISTRY);
+  }
+
+  /** Whether some part of the library reads {@code key}: a core key or a {@link #SURFACE_KEYS surface key}. */
+  public static boolean isKnownKey(String key) {
+    return isCoreKey(key) || SURFACE_KEYS.contains(key)
+        || (key.startsWith(CONVERTER_SETTINGS_PREFIX) && key.length() > CONVERTER_SETTINGS_PREFIX.length());
+  }
+
+  /** The {@code claimcheck.} keys of {@code originals}, all known and parsed once, or a scrubbed failure. */
+  private static Map<String, Object> checked(Map<String, ?> originals) {
+    Map<String, Object> own = claimcheckOnly(originals);
+    Secrets.refuseUnknown(own, PREFIX, ClaimCheckConfig::isKnownKey, "any part of the library");
+    try {
+      CONFIG_DEF.parse(own);
+    } catch (ConfigException e) {
+      throw Secrets.scrubbed(e, own, ClaimCheckConfig::isKnownKey);
+    }
+    return own;
   }
 
   private static Map<String, Object> claimcheckOnly(Map<String, ?> originals) {

@@ -61,6 +61,18 @@ public final class StoreFactory {
     }
 
     @Override
+    public java.util.concurrent.CompletableFuture<io.ankusa.claimcheck.store.ListPage> list(
+        String keyPrefix, String continuation, java.time.Duration timeout) {
+      return delegate.list(keyPrefix, continuation, timeout);
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<Void> deleteAll(
+        java.util.List<String> keys, java.time.Duration timeout) {
+      return delegate.deleteAll(keys, timeout);
+    }
+
+    @Override
     public String describe() {
       return delegate.describe();
     }

@@ -21,7 +21,10 @@ public sealed interface StoreSpec {
   /** The deadline of one operation on this store. */
   Duration opDeadline();
 
-  /** An S3-compatible bucket; {@code secretAccessKey} is hidden from {@code toString}. */
+  /**
+   * An S3-compatible bucket; {@code toString} shows neither the access key id nor the secret (see
+   * {@link Secrets}).
+   */
   record S3(
       int index,
       String bucket,
@@ -40,6 +43,17 @@ public sealed interface StoreSpec {
     public S3 {
       Objects.requireNonNull(bucket, "bucket");
       Objects.requireNonNull(prefix, "prefix");
+    }
+
+    @Override
+    public String toString() {
+      return "S3[index=" + index + ", bucket=" + bucket + ", prefix=" + prefix + ", endpoint="
+          + endpoint + ", region=" + region + ", pathStyleAccess=" + pathStyleAccess
+          + ", accessKeyId=" + (accessKeyId == null ? null : Secrets.HIDDEN)
+          + ", secretAccessKey=" + (secretAccessKey == null ? null : Secrets.HIDDEN)
+          + ", opDeadline=" + opDeadline + ", connectTimeout=" + connectTimeout
+          + ", maxConnections=" + maxConnections + ", multipartThreshold=" + multipartThreshold
+          + ", multipartPartSize=" + multipartPartSize + "]";
     }
   }
 

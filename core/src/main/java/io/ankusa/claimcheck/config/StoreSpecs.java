@@ -42,14 +42,17 @@ final class StoreSpecs {
       try {
         index = Integer.parseInt(m.group(1));
       } catch (NumberFormatException ex) {
-        throw new ConfigException(e.getKey(), e.getValue(), "not a store index");
+        throw new ConfigException(e.getKey(), Secrets.HIDDEN, "not a store index");
       }
       if (index >= uris.size()) {
-        throw new ConfigException(e.getKey(), e.getValue(),
+        // Its value is not shown: a setting for a store that does not exist may be a secret.
+        throw new ConfigException(e.getKey(), Secrets.HIDDEN,
             "there is no store " + index + " (" + uris.size() + " configured in " + ClaimCheckConfig.STORES + ")");
       }
       if (!SETTINGS.contains(m.group(2))) {
-        throw new ConfigException(e.getKey(), e.getValue(), "unknown per-store setting; known: " + SETTINGS);
+        throw new ConfigException(e.getKey(), Secrets.HIDDEN,
+            "unknown per-store setting (its value is not shown, in case it is a secret); known: "
+                + new java.util.TreeSet<>(SETTINGS));
       }
       overrides.computeIfAbsent(index, i -> new HashMap<>()).put(m.group(2), e.getValue());
     }
@@ -82,9 +85,17 @@ final class StoreSpecs {
             if (u.getScheme() == null || u.getHost() == null) {
               throw new IllegalArgumentException("no scheme or host");
             }
+            if (u.getRawUserInfo() != null) {
+              throw new IllegalArgumentException("it carries user info (credentials go in "
+                  + ClaimCheckConfig.S3_ACCESS_KEY_ID + " and " + ClaimCheckConfig.S3_SECRET_ACCESS_KEY + ")");
+            }
           } catch (IllegalArgumentException e) {
+            // Neither the value nor the parser's message (which quotes it) is shown: it may hold
+            // user info.
             throw new ConfigException(o.containsKey("s3.endpoint") ? at + "s3.endpoint"
-                : ClaimCheckConfig.S3_ENDPOINT, endpoint, "not an endpoint URL: " + e.getMessage());
+                : ClaimCheckConfig.S3_ENDPOINT, Secrets.HIDDEN, "not an endpoint URL"
+                + (e.getMessage() != null && e.getMessage().startsWith("it carries") ? ": " + e.getMessage()
+                : e.getMessage() != null && e.getMessage().equals("no scheme or host") ? ": no scheme or host" : ""));
           }
         }
         String region = string(o.get("s3.region"), c.getString(ClaimCheckConfig.S3_REGION));
@@ -92,18 +103,22 @@ final class StoreSpecs {
         if (o.containsKey("s3.path.style.access")) {
           String b = String.valueOf(o.get("s3.path.style.access")).trim().toLowerCase(java.util.Locale.ROOT);
           if (!b.equals("true") && !b.equals("false")) {
-            throw new ConfigException(at + "s3.path.style.access", o.get("s3.path.style.access"),
+            throw new ConfigException(at + "s3.path.style.access",
+                Secrets.shown(at + "s3.path.style.access", o.get("s3.path.style.access")),
                 "must be true or false");
           }
           pathStyle = Boolean.parseBoolean(b);
         }
-        String accessKey = string(o.get("s3.access.key.id"), c.getString(ClaimCheckConfig.S3_ACCESS_KEY_ID));
+        Password id = c.getPassword(ClaimCheckConfig.S3_ACCESS_KEY_ID);
+        Object idOverride = o.get("s3.access.key.id");
+        String accessKey = string(idOverride instanceof Password pw ? pw.value() : idOverride,
+            id == null ? null : id.value());
         Object secretOverride = o.get("s3.secret.access.key");
         Password secret = secretOverride == null ? c.getPassword(ClaimCheckConfig.S3_SECRET_ACCESS_KEY)
             : secretOverride instanceof Password pw ? pw : new Password(String.valueOf(secretOverride));
         if ((accessKey == null) != (secret == null)) {
           throw new ConfigException(o.containsKey("s3.access.key.id") || o.containsKey("s3.secret.access.key")
-              ? at + "s3.access.key.id" : ClaimCheckConfig.S3_ACCESS_KEY_ID, accessKey,
+              ? at + "s3.access.key.id" : ClaimCheckConfig.S3_ACCESS_KEY_ID, Secrets.HIDDEN,
               "give both the access key id and the secret access key, or neither (default chain)");
         }
         Duration connect = Duration.ofMillis(longValue(at + "s3.connect.timeout.ms",
@@ -158,11 +173,11 @@ final class StoreSpecs {
     try {
       long l = Long.parseLong(String.valueOf(v).trim());
       if (l < 1 || l > max) {
-        throw new ConfigException(key, v, "must be between 1 and " + max);
+        throw new ConfigException(key, Secrets.shown(key, v), "must be between 1 and " + max);
       }
       return l;
     } catch (NumberFormatException e) {
-      throw new ConfigException(key, v, "not a whole number");
+      throw new ConfigException(key, Secrets.shown(key, v), "not a whole number");
     }
   }
 }

@@ -32,7 +32,15 @@ final class StoreUris {
     try {
       uri = new URI(v);
     } catch (URISyntaxException e) {
-      throw new ConfigException(key, value, "not a URI: " + e.getMessage());
+      // e's message quotes the input, which may hold user info: show neither.
+      throw new ConfigException(key, Secrets.HIDDEN,
+          "not a URI: " + e.getReason() + " at index " + e.getIndex());
+    }
+    if (uri.getRawUserInfo() != null || (uri.getRawAuthority() != null
+        && uri.getRawAuthority().contains("@"))) {
+      throw new ConfigException(key, Secrets.HIDDEN, "a store URI must not carry user info"
+          + " (credentials go in " + ClaimCheckConfig.S3_ACCESS_KEY_ID + " and "
+          + ClaimCheckConfig.S3_SECRET_ACCESS_KEY + "); the URI is not shown");
     }
     if ("s3".equals(uri.getScheme())) {
       String bucket = uri.getHost();

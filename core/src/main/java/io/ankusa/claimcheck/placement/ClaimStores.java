@@ -4,6 +4,8 @@ import io.ankusa.claimcheck.Ticker;
 import io.ankusa.claimcheck.breaker.Breaker;
 import io.ankusa.claimcheck.breaker.BreakerListener;
 import io.ankusa.claimcheck.breaker.Breakers;
+import io.ankusa.claimcheck.reader.Backoff;
+import io.ankusa.claimcheck.reader.ReaderScheduler;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.KeyLayout;
 import java.time.Duration;
@@ -38,8 +40,9 @@ public interface ClaimStores extends AutoCloseable {
 
   /**
    * Writes a pack under its key only if nothing is there: the home store first, then the next
-   * ones in list order, skipping stores whose breaker is open unless all are. Completes with the
-   * index of the store that durably took the pack.
+   * ones in list order, skipping stores whose breaker is open unless all are. When every store
+   * tried throttled or could not answer, tries them all again after a backoff, inside {@code
+   * deadlineNanos}. Completes with the index of the store that durably took the pack.
    */
   CompletableFuture<Integer> write(String tenant, long packId, byte[] pack, long deadlineNanos);
 
@@ -84,6 +87,8 @@ public interface ClaimStores extends AutoCloseable {
     private Duration cooldown = Duration.ofSeconds(30);
     private Ticker ticker = Ticker.system();
     private BreakerListener listener = BreakerListener.NONE;
+    private ReaderScheduler scheduler = ReaderScheduler.system();
+    private Backoff retry = Backoff.DEFAULT;
 
     private Builder() {}
 
@@ -122,6 +127,18 @@ public interface ClaimStores extends AutoCloseable {
       return this;
     }
 
+    /** Sets what runs the timers between write rounds (default {@link ReaderScheduler#system()}). */
+    public Builder scheduler(ReaderScheduler scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /** Sets the backoff between write rounds that every store refused (default {@link Backoff#DEFAULT}). */
+    public Builder retry(Backoff retry) {
+      this.retry = Objects.requireNonNull(retry, "retry");
+      return this;
+    }
+
     /** Returns the store set; at least one store is required. */
     public ClaimStores build() {
       if (stores.isEmpty()) {
@@ -132,7 +149,7 @@ public interface ClaimStores extends AutoCloseable {
         slots.add(new StoreSlot(i, stores.get(i), deadlines.get(i),
             Breakers.fixedCooldown(i, cooldown, ticker, listener)));
       }
-      return new FailoverStores(slots, placement, layout, ticker);
+      return new FailoverStores(slots, placement, layout, ticker, scheduler, retry);
     }
   }
 }

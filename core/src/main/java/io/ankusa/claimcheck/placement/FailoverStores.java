@@ -2,6 +2,8 @@ package io.ankusa.claimcheck.placement;
 
 import io.ankusa.claimcheck.Ticker;
 import io.ankusa.claimcheck.breaker.Breaker;
+import io.ankusa.claimcheck.reader.Backoff;
+import io.ankusa.claimcheck.reader.ReaderScheduler;
 import io.ankusa.claimcheck.store.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
@@ -24,13 +26,14 @@ final class FailoverStores implements ClaimStores {
   private final StoreSearch search;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  FailoverStores(List<StoreSlot> slots, Placement placement, KeyLayout layout, Ticker ticker) {
+  FailoverStores(List<StoreSlot> slots, Placement placement, KeyLayout layout, Ticker ticker,
+      ReaderScheduler scheduler, Backoff retry) {
     this.slots = List.copyOf(slots);
     this.placement = placement;
     this.ticker = ticker;
     this.writeBudgetNanos =
         slots.stream().map(StoreSlot::opDeadline).max(Duration::compareTo).orElseThrow().toNanos();
-    this.writer = new FailoverWriter(this.slots, placement, layout, ticker);
+    this.writer = new FailoverWriter(this.slots, placement, layout, ticker, scheduler, retry);
     this.search = new StoreSearch(this.slots, placement, layout, ticker);
   }
 

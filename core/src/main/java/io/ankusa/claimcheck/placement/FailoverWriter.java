@@ -1,22 +1,32 @@
 package io.ankusa.claimcheck.placement;
 
 import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.reader.Backoff;
+import io.ankusa.claimcheck.reader.ReaderScheduler;
 import io.ankusa.claimcheck.store.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
  * Writes one pack to the first store that takes it; thread-safe (each write keeps its own state).
  *
- * <p>A write tries the home store, then each next one in list order, wrapping; stores whose
+ * <p>A round tries the home store, then each next one in list order, wrapping; stores whose
  * breaker is open are skipped unless every one is, so a write is never refused untried. A
  * collision ({@code ALREADY_EXISTS}) ends the write at once: the caller mints a fresh pack id.
  * Any answer closes a store's breaker; only "could not answer" opens it — a throttled store is a
- * reachable one. Every attempt stays under the one absolute deadline it is given.
+ * reachable one, and the write fails over past it. When every store tried in a round throttled or
+ * could not answer, the round is tried again after a {@link Backoff} (exponential, full jitter; the
+ * smallest Retry-After when every store sent one), as long as the next round can start before the
+ * deadline, so a short throttle of every store does not fail the write; a round in which any store
+ * gave a final answer (403) is not repeated. Every attempt of every round stays under the one
+ * absolute deadline it is given; the failure names each store's reason in the last round.
  */
 final class FailoverWriter {
 
@@ -24,17 +34,27 @@ final class FailoverWriter {
   private final Placement placement;
   private final KeyLayout layout;
   private final Ticker ticker;
+  private final ReaderScheduler scheduler;
+  private final Backoff backoff;
 
-  FailoverWriter(List<StoreSlot> slots, Placement placement, KeyLayout layout, Ticker ticker) {
+  FailoverWriter(List<StoreSlot> slots, Placement placement, KeyLayout layout, Ticker ticker,
+      ReaderScheduler scheduler, Backoff backoff) {
     this.slots = slots;
     this.placement = placement;
     this.layout = layout;
     this.ticker = ticker;
+    this.scheduler = scheduler;
+    this.backoff = backoff;
   }
 
   CompletableFuture<Integer> write(String tenant, long packId, byte[] pack, long deadline) {
+    return round(new Write(packId, layout.key(tenant, packId), pack, deadline,
+        new LinkedHashMap<>()), 1);
+  }
+
+  private CompletableFuture<Integer> round(Write w, int round) {
     List<StoreSlot> candidates = new ArrayList<>();
-    int[] order = placement.writeOrder(packId, slots.size());
+    int[] order = placement.writeOrder(w.packId, slots.size());
     for (int i : order) {
       if (!slots.get(i).breaker().isOpen()) {
         candidates.add(slots.get(i));
@@ -45,28 +65,26 @@ final class FailoverWriter {
         candidates.add(slots.get(i));
       }
     }
-    String key = layout.key(tenant, packId);
-    return attempt(candidates, 0, key, pack, deadline, new ArrayList<>());
+    return attempt(w, round, candidates, 0, new ArrayList<>());
   }
 
   private CompletableFuture<Integer> attempt(
-      List<StoreSlot> candidates, int i, String key, byte[] pack, long deadline,
-      List<Failure> failures) {
+      Write w, int round, List<StoreSlot> candidates, int i, List<Failure> failures) {
     if (i == candidates.size()) {
-      return CompletableFuture.failedFuture(allFailed(key, failures));
+      return endOfRound(w, round, failures);
     }
     StoreSlot slot = candidates.get(i);
     long now = ticker.read();
-    if (deadline - now <= 0) {
+    if (w.deadline - now <= 0) {
       for (StoreSlot rest : candidates.subList(i, candidates.size())) {
         failures.add(new Failure(rest, new StoreException(Kind.UNAVAILABLE,
             "not tried: the write deadline passed")));
       }
-      return CompletableFuture.failedFuture(allFailed(key, failures));
+      return CompletableFuture.failedFuture(allFailed(w, round, failures));
     }
     CompletableFuture<Void> put;
     try {
-      put = slot.store().putIfAbsent(key, pack, slot.timeout(now, deadline));
+      put = slot.store().putIfAbsent(w.key, w.pack, slot.timeout(now, w.deadline));
     } catch (RuntimeException e) {
       put = CompletableFuture.failedFuture(e);
     }
@@ -74,6 +92,10 @@ final class FailoverWriter {
       if (t == null) {
         slot.breaker().onAnswer();
         return CompletableFuture.completedFuture(slot.index());
+      }
+      Error error = Errors.errorBehind(t);
+      if (error != null) {
+        return CompletableFuture.<Integer>failedFuture(error); // not the store's: no failover
       }
       StoreException e = StoreException.of(t);
       if (e.kind().isAnswer()) {
@@ -85,12 +107,62 @@ final class FailoverWriter {
         return CompletableFuture.<Integer>failedFuture(e);
       }
       failures.add(new Failure(slot, e));
-      return attempt(candidates, i + 1, key, pack, deadline, failures);
+      return attempt(w, round, candidates, i + 1, failures);
     }).thenCompose(Function.identity());
   }
 
-  private static StoreException allFailed(String key, List<Failure> failures) {
-    StringBuilder msg = new StringBuilder("no store took ").append(key).append(": ");
+  /** Every store of round {@code round} failed: try the round again after a backoff, or give up. */
+  private CompletableFuture<Integer> endOfRound(Write w, int round, List<Failure> failures) {
+    Duration retryAfter = null;
+    for (Failure f : failures) {
+      if (f.error.kind() != Kind.THROTTLED && f.error.kind() != Kind.UNAVAILABLE) {
+        return CompletableFuture.failedFuture(allFailed(w, round, failures));
+      }
+      Duration ra = f.error.retryAfter().orElse(Duration.ZERO);
+      retryAfter = retryAfter == null || ra.compareTo(retryAfter) < 0 ? ra : retryAfter;
+    }
+    for (Failure f : failures) {
+      w.latest.put(f.slot.index(), f);
+    }
+    long delay = backoff.delayNanos(round, retryAfter == null || retryAfter.isZero()
+        ? null : retryAfter, w.deadline - ticker.read());
+    if (delay < 0) {
+      return CompletableFuture.failedFuture(allFailed(w, round, failures));
+    }
+    CompletableFuture<Integer> next = new CompletableFuture<>();
+    scheduler.schedule(() -> {
+      if (next.isDone()) {
+        return; // the caller gave up (cancelled)
+      }
+      CompletableFuture<Integer> r;
+      try {
+        r = round(w, round + 1);
+      } catch (RuntimeException | Error e) {
+        r = CompletableFuture.failedFuture(e);
+      }
+      r.whenComplete((v, t) -> {
+        if (t == null) {
+          next.complete(v);
+        } else {
+          next.completeExceptionally(t);
+        }
+      });
+    }, delay);
+    return next;
+  }
+
+  /**
+   * The failure of write {@code w} after {@code rounds} rounds: every store it tried, in the order
+   * first tried, with its latest reason (a store skipped in later rounds for its open breaker
+   * keeps the reason it gave before).
+   */
+  private static StoreException allFailed(Write w, int rounds, List<Failure> lastRound) {
+    for (Failure f : lastRound) {
+      w.latest.put(f.slot.index(), f);
+    }
+    List<Failure> failures = new ArrayList<>(w.latest.values());
+    StringBuilder msg = new StringBuilder("no store took ").append(w.key)
+        .append(rounds > 1 ? " in " + rounds + " rounds" : "").append(": ");
     for (int i = 0; i < failures.size(); i++) {
       Failure f = failures.get(i);
       msg.append(i == 0 ? "" : "; ").append("store ").append(f.slot.index()).append(" (")
@@ -105,6 +177,13 @@ final class FailoverWriter {
     }
     return result;
   }
+
+  /**
+   * What one write writes, by when, and each store's latest failure (by index, in the order first
+   * tried; updated only at the end of a round, by the one thread running the write).
+   */
+  private record Write(long packId, String key, byte[] pack, long deadline,
+      Map<Integer, Failure> latest) {}
 
   /** One store's reason for not taking the pack. */
   private record Failure(StoreSlot slot, StoreException error) {}

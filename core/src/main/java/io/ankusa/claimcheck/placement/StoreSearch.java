@@ -108,6 +108,10 @@ final class StoreSearch {
           return CompletableFuture.completedFuture(
               new ClaimStores.Located(bytes, slot.index(), ask.key()));
         }
+        Error error = Errors.errorBehind(t);
+        if (error != null) {
+          return CompletableFuture.<ClaimStores.Located>failedFuture(error); // not the store's
+        }
         StoreException e = StoreException.of(t);
         if (e.kind() == Kind.UNAVAILABLE) {
           slot.breaker().onCouldNotAnswer();

@@ -13,11 +13,20 @@ import java.util.function.Supplier;
  * more per store and shedding past that; answers each caller by its own deadline; caches every
  * successful answer in a byte-bounded cache; and gates how many requests the process serves.
  *
+ * <p>A throttled or unavailable answer ({@link io.ankusa.claimcheck.store.StoreException} of kind
+ * {@code THROTTLED} or {@code UNAVAILABLE}) is retried inside the callers' deadlines with
+ * exponential backoff and full jitter, honouring the store's Retry-After when it fits (see {@link
+ * Backoff}); every retry is a new store request under the store's limit, shared by every caller
+ * of the fetch. Retries go on while a caller still waits and the next attempt can start before the
+ * latest waiting caller's deadline.
+ *
  * <p>Outcomes stay distinct: a fetch completes with the bytes; or exceptionally with the fetch
- * function's {@link io.ankusa.claimcheck.store.StoreException} (the store's own answer or
- * failure, shared by every caller of that fetch); or with a {@link ReadException} when the reader
- * gave no answer: {@link ReadException.Reason#OVERLOADED} (shed), {@link
- * ReadException.Reason#DEADLINE} or {@link ReadException.Reason#CLOSED}.
+ * function's final {@link io.ankusa.claimcheck.store.StoreException} ({@code NOT_FOUND}, {@code
+ * FORBIDDEN}: the store's own answer, shared by every caller of that fetch); or with whatever
+ * else the function failed with (not a store failure — its own verdict, an {@code Error}),
+ * unchanged, uncached, never retried; or with a {@link ReadException} when the reader gave no
+ * answer: {@link ReadException.Reason#OVERLOADED} (shed), {@link ReadException.Reason#DEADLINE}
+ * (naming the last store error when attempts failed) or {@link ReadException.Reason#CLOSED}.
  */
 public interface ClaimReader extends AutoCloseable {
 
@@ -31,8 +40,9 @@ public interface ClaimReader extends AutoCloseable {
    * queued fetch whose callers' deadlines all passed is dropped without calling {@code fn}; a
    * store request that outlives its callers still runs to the end and fills the cache.
    *
-   * <p>{@code fn} must not block; it is called at most once, on the calling thread or on the
-   * thread that completed an earlier store request. The returned bytes are shared with the cache
+   * <p>{@code fn} must not block; it is called once per attempt (again for each retry), on the
+   * calling thread, on the thread that completed an earlier store request, or on the scheduler's
+   * thread when a backoff ends. The returned bytes are shared with the cache
    * and other callers and must not be modified.
    *
    * @throws IllegalArgumentException if {@code store} is not a store index of this reader

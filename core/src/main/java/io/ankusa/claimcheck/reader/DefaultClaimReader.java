@@ -19,13 +19,16 @@ import java.util.function.Supplier;
  * The {@link ClaimReader}: cache, coalescing map, one {@link StoreLane} per store, a request gate
  * and timers; thread-safe.
  *
- * <p>Invariants: {@code flights} maps a key to its one flight not yet answered (a flight leaves
- * the map after its answer is cached, so a fetch that finds neither starts a new one); no lock is
- * held while a fetch function, a caller's future or telemetry runs; every caller is settled
- * exactly once and counted exactly once — the starter by its flight (STORE once the store
- * answers, SHED if it never asked), every other caller by whoever settled it (COALESCED for the
- * fetch's answer, SHED for none); a store request's answer is always accounted, even when nobody
- * waits for it any more. The cache-hit path is one cache lookup and one completed future.
+ * <p>Invariants: {@code flights} maps a key to its one flight not yet DONE — running, queued or
+ * backing off between retries, so a fetch of that key joins it (a flight leaves the map after its
+ * answer is cached, so a fetch that finds neither starts a new one); no lock is held while a fetch
+ * function, a caller's future or telemetry runs; every caller is settled exactly once and counted
+ * exactly once — the starter by its flight when the flight ends (STORE if it ever asked the
+ * store, SHED if it never did), every other caller by whoever settled it (COALESCED for the
+ * fetch's answer, SHED for none); every store request's answer is accounted, even when nobody
+ * waits for it any more; a caller whose deadline passes after a retriable failure gets {@code
+ * unavailable: deadline} naming that failure. The cache-hit path is one cache lookup and one
+ * completed future.
  */
 final class DefaultClaimReader implements ClaimReader {
 
@@ -53,7 +56,8 @@ final class DefaultClaimReader implements ClaimReader {
     this.ticker = s.ticker();
     this.scheduler = s.scheduler();
     this.telemetry = ClaimCheckTelemetry.neverThrowing(s.telemetry());
-    this.runner = new FlightRunner(cache, flights, ticker, telemetry);
+    this.runner = new FlightRunner(
+        cache, flights, ticker, telemetry, scheduler, s.retry(), () -> closed);
     scheduleTick();
   }
 
@@ -136,15 +140,14 @@ final class DefaultClaimReader implements ClaimReader {
       arm(c, f); // the timer ran early on our clock: wait for the rest
       return;
     }
-    if (!c.fail(new ReadException(ReadException.Reason.DEADLINE))) {
+    if (!c.fail(new ReadException(ReadException.Reason.DEADLINE, f.lastError))) {
       return;
     }
     if (c != f.starter) {
       telemetry.read(c.store, ReadOutcome.SHED);
     }
     if (f.lane.abandon(f)) {
-      flights.remove(f.key, f);
-      telemetry.read(f.lane.store, ReadOutcome.SHED);
+      runner.ended(f);
     }
   }
 
@@ -214,6 +217,7 @@ final class DefaultClaimReader implements ClaimReader {
     List<Flight> running = new ArrayList<>(flights.values());
     for (Flight f : running) {
       runner.failCallers(f, f.lane.callersOf(f), down);
+      runner.stopRetrying(f);
     }
     cache.invalidateAll();
   }

@@ -8,17 +8,33 @@ import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.ReadOutcome;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.function.BooleanSupplier;
 
 /**
- * Calls fetch functions and delivers their answers: to the cache, the store's limit, and every
- * caller of the flight; thread-safe (it holds no state of its own beyond what it is given).
+ * Calls fetch functions, retries throttled and unavailable answers, and delivers final answers: to
+ * the cache, the store's limit, and every caller of the flight; thread-safe (it holds no state of
+ * its own beyond what it is given).
+ *
+ * <p>Answers, by what the attempt completed with: bytes are cached and delivered; a {@link
+ * StoreException} that is final (NOT_FOUND, FORBIDDEN, ALREADY_EXISTS) is delivered; a THROTTLED
+ * or UNAVAILABLE one is retried after a {@link Backoff} — as a new request that re-enters the
+ * lane, so it runs, queues or is shed like any — while a caller still waits and the next attempt
+ * can start before the latest caller's deadline; once that no longer holds the flight ends, and
+ * its callers still waiting get {@code unavailable: deadline} (naming the last error) at their
+ * deadline, never later. Anything else (the function's own verdict such as a {@code
+ * ClaimCheckFailure}, an {@code Error}, a bug) is delivered unchanged, never retried, never
+ * cached, and says nothing about the store's load (IGNORE).
  *
  * <p>Invariants: a successful answer is cached before its flight leaves the coalescing map, so a
- * fetch arriving in between joins or hits; a flight's answer is accounted to its lane exactly once
- * even when no caller waits; flights that a finished request lets start run in a loop on the
- * finishing thread instead of recursing, so fetch functions that answer synchronously cannot
- * overflow the stack however long the queue; no lock is held while anything here calls out.
+ * fetch arriving in between joins or hits; every store request's answer feeds its lane's limit
+ * exactly once, even when no caller waits; a flight leaves the map and counts its starter exactly
+ * once, when it becomes DONE (STORE if it ever asked the store, else SHED); flights that a
+ * finished request lets start run in a loop on the finishing thread instead of recursing, so
+ * fetch functions that answer synchronously cannot overflow the stack however long the queue; a
+ * retry starts on the scheduler's thread; no lock is held while anything here calls out.
  */
 final class FlightRunner {
 
@@ -26,16 +42,25 @@ final class FlightRunner {
   private final ConcurrentMap<FetchKey, Flight> flights;
   private final Ticker ticker;
   private final ClaimCheckTelemetry telemetry;
+  private final ReaderScheduler scheduler;
+  private final Backoff backoff;
+  private final BooleanSupplier closed;
 
   FlightRunner(
       ClaimCache<FetchKey> cache,
       ConcurrentMap<FetchKey, Flight> flights,
       Ticker ticker,
-      ClaimCheckTelemetry telemetry) {
+      ClaimCheckTelemetry telemetry,
+      ReaderScheduler scheduler,
+      Backoff backoff,
+      BooleanSupplier closed) {
     this.cache = cache;
     this.flights = flights;
     this.ticker = ticker;
     this.telemetry = telemetry;
+    this.scheduler = scheduler;
+    this.backoff = backoff;
+    this.closed = closed;
   }
 
   /** Runs {@code first} (already RUNNING, its slot taken) and whatever its answer lets start. */
@@ -56,7 +81,7 @@ final class FlightRunner {
       }
       if (cf == null) {
         cf = CompletableFuture.failedFuture(
-            new StoreException(StoreException.Kind.UNAVAILABLE, "fetch function returned null"));
+            new IllegalStateException("the fetch function returned null"));
       }
       if (cf.isDone()) {
         byte[] v = null;
@@ -80,23 +105,41 @@ final class FlightRunner {
   }
 
   private void finished(Flight f, byte[] bytes, Throwable error, ArrayDeque<Flight> work) {
-    StoreException failure = null;
-    if (error != null) {
-      failure = StoreException.of(error);
-    } else if (bytes == null) {
-      failure = new StoreException(StoreException.Kind.UNAVAILABLE, "fetch answered null bytes");
-    } else {
-      cache.put(f.key, bytes);
+    Throwable failure = error == null ? null : unwrap(error);
+    if (failure == null && bytes == null) {
+      failure = new IllegalStateException("the fetch function answered null bytes");
     }
-    StoreLane.Dispatch d = f.lane.finish(f, outcomeOf(failure), ticker.read());
-    flights.remove(f.key, f);
-    telemetry.read(f.lane.store, ReadOutcome.STORE);
+    long now = ticker.read();
+    long retryDelay = -1;
+    if (failure == null) {
+      cache.put(f.key, bytes);
+    } else if (failure instanceof StoreException se && isRetriable(se)) {
+      f.lastError = se;
+      if (!closed.getAsBoolean()) {
+        retryDelay = backoff.delayNanos(
+            f.attempts + 1, se.retryAfter().orElse(null), f.latestDeadline - now);
+      }
+    }
+    StoreLane.Dispatch d = f.lane.finish(f, outcomeOf(failure), now, retryDelay);
+    if (d.retrying()) {
+      f.retryTimer = scheduler.schedule(() -> resume(f), retryDelay);
+    } else {
+      ended(f);
+    }
     if (d.newLimit() >= 0) {
       telemetry.limitChanged(f.lane.store, d.newLimit());
     }
-    for (Flight dropped : d.dropped()) {
-      flights.remove(dropped.key, dropped);
-      telemetry.read(dropped.lane.store, ReadOutcome.SHED);
+    d.dropped().forEach(this::ended);
+    if (!d.retrying()) {
+      deliver(f, bytes, failure);
+    }
+    work.addAll(d.toRun());
+  }
+
+  /** Answers every caller of DONE flight {@code f}, unless its failure was retriable. */
+  private void deliver(Flight f, byte[] bytes, Throwable failure) {
+    if (failure instanceof StoreException se && isRetriable(se)) {
+      return; // retries ran out of time: the callers still waiting fail at their deadline
     }
     for (Caller c : f.callers) {
       boolean answered = failure == null ? c.succeed(bytes) : c.fail(failure);
@@ -104,18 +147,69 @@ final class FlightRunner {
         telemetry.read(c.store, ReadOutcome.COALESCED);
       }
     }
-    work.addAll(d.toRun());
   }
 
-  static Limit.Outcome outcomeOf(StoreException failure) {
+  /** The backoff of {@code f} is over: start its next attempt, unless nobody needs it. */
+  private void resume(Flight f) {
+    StoreLane.Admission a = closed.getAsBoolean() ? f.lane.endBackoff(f) : f.lane.resume(f);
+    switch (a) {
+      case RUN -> run(f);
+      case QUEUED, GONE -> {}
+      case DROPPED -> ended(f);
+      case SHED -> {
+        ended(f);
+        failCallers(f, f.callers,
+            new ReadException(ReadException.Reason.OVERLOADED, f.lastError));
+      }
+    }
+  }
+
+  /** Ends BACKOFF flight {@code f} at once (the reader closed); does nothing otherwise. */
+  void stopRetrying(Flight f) {
+    if (f.lane.endBackoff(f) == StoreLane.Admission.DROPPED) {
+      ended(f);
+    }
+  }
+
+  /**
+   * Accounts flight {@code f}, which just became DONE: unmaps it and counts its starter, STORE if
+   * it ever asked the store, else SHED.
+   */
+  void ended(Flight f) {
+    flights.remove(f.key, f);
+    telemetry.read(f.lane.store, f.attempts > 0 ? ReadOutcome.STORE : ReadOutcome.SHED);
+    ReaderScheduler.Cancellable t = f.retryTimer;
+    if (t != null) {
+      t.cancel();
+    }
+  }
+
+  static boolean isRetriable(StoreException e) {
+    return e.kind() == StoreException.Kind.THROTTLED
+        || e.kind() == StoreException.Kind.UNAVAILABLE;
+  }
+
+  static Limit.Outcome outcomeOf(Throwable failure) {
     if (failure == null) {
       return Limit.Outcome.SUCCESS;
     }
-    return switch (failure.kind()) {
+    if (!(failure instanceof StoreException se)) {
+      return Limit.Outcome.IGNORE;
+    }
+    return switch (se.kind()) {
       case NOT_FOUND -> Limit.Outcome.SUCCESS;
       case THROTTLED, UNAVAILABLE -> Limit.Outcome.OVERLOAD;
       case FORBIDDEN, ALREADY_EXISTS -> Limit.Outcome.IGNORE;
     };
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    Throwable c = t;
+    while ((c instanceof CompletionException || c instanceof ExecutionException)
+        && c.getCause() != null) {
+      c = c.getCause();
+    }
+    return c;
   }
 
   /** Answers NEW flight {@code f} with bytes another flight cached, without a store request. */
@@ -129,10 +223,9 @@ final class FlightRunner {
     }
   }
 
-  /** Fails every caller of DONE flight {@code f}, which never asked its store, with {@code e}. */
+  /** Fails every caller of DONE flight {@code f}, which asks its store no more, with {@code e}. */
   void settleAll(Flight f, ReadException e) {
-    flights.remove(f.key, f);
-    telemetry.read(f.lane.store, ReadOutcome.SHED);
+    ended(f);
     failCallers(f, f.callers, e);
   }
 

@@ -30,8 +30,18 @@ public final class ReadException extends RuntimeException {
 
   /** Creates an exception for {@code reason}, with the message {@code "unavailable: <reason>"}. */
   public ReadException(Reason reason) {
+    this(reason, null);
+  }
+
+  /**
+   * Creates an exception for {@code reason} after the store's last failed attempt {@code
+   * lastError} (null when no attempt failed): the message is {@code "unavailable: <reason>"},
+   * followed by {@code "; last store error: <its message>"}, and it is the cause.
+   */
+  public ReadException(Reason reason, Throwable lastError) {
     super("unavailable: " + Objects.requireNonNull(reason, "reason").name().toLowerCase(
-        java.util.Locale.ROOT), null, false, false);
+        java.util.Locale.ROOT) + (lastError == null ? ""
+            : "; last store error: " + lastError.getMessage()), lastError, false, false);
     this.reason = reason;
   }
 

@@ -18,7 +18,10 @@ import java.util.Objects;
  * @param cacheMaxBytes the cache's bound in bytes, >= 0; 0 = no cache (default 64 MiB)
  * @param ticker the clock deadlines are read against (default {@link Ticker#system()})
  * @param telemetry where reads are reported (default {@link MicrometerTelemetry#global()})
- * @param scheduler runs deadlines and the tick (default {@link ReaderScheduler#system()})
+ * @param scheduler runs deadlines, retry backoffs and the tick (default {@link
+ *     ReaderScheduler#system()})
+ * @param retry the backoff between attempts of a throttled or unavailable fetch (default {@link
+ *     Backoff#DEFAULT}: 50 ms base, 2 s cap, full jitter)
  */
 public record ReaderSettings(
     int numStores,
@@ -28,7 +31,8 @@ public record ReaderSettings(
     long cacheMaxBytes,
     Ticker ticker,
     ClaimCheckTelemetry telemetry,
-    ReaderScheduler scheduler) {
+    ReaderScheduler scheduler,
+    Backoff retry) {
 
   /** The default {@code maxInflight}. */
   public static final int DEFAULT_MAX_INFLIGHT = 64;
@@ -55,6 +59,9 @@ public record ReaderSettings(
     if (scheduler == null) {
       throw new IllegalArgumentException("scheduler must not be null");
     }
+    if (retry == null) {
+      throw new IllegalArgumentException("retry must not be null");
+    }
   }
 
   private static void atLeast(String field, long value, long min) {
@@ -77,7 +84,8 @@ public record ReaderSettings(
         .cacheMaxBytes(cacheMaxBytes)
         .ticker(ticker)
         .telemetry(telemetry)
-        .scheduler(scheduler);
+        .scheduler(scheduler)
+        .retry(retry);
   }
 
   /** Builds {@link ReaderSettings}; not thread-safe; {@link #build()} validates. */
@@ -90,6 +98,7 @@ public record ReaderSettings(
     private Ticker ticker = Ticker.system();
     private ClaimCheckTelemetry telemetry;
     private ReaderScheduler scheduler = ReaderScheduler.system();
+    private Backoff retry = Backoff.DEFAULT;
 
     private Builder(int numStores) {
       this.numStores = numStores;
@@ -137,6 +146,12 @@ public record ReaderSettings(
       return this;
     }
 
+    /** Sets the backoff between attempts of a throttled or unavailable fetch. */
+    public Builder retry(Backoff v) {
+      this.retry = Objects.requireNonNull(v, "retry");
+      return this;
+    }
+
     /** Returns validated settings; throws {@link IllegalArgumentException} naming a bad field. */
     public ReaderSettings build() {
       return new ReaderSettings(
@@ -147,7 +162,8 @@ public record ReaderSettings(
           cacheMaxBytes,
           ticker,
           telemetry != null ? telemetry : MicrometerTelemetry.global(),
-          scheduler);
+          scheduler,
+          retry);
     }
   }
 }

@@ -14,20 +14,29 @@ import java.util.concurrent.locks.ReentrantLock;
  * (after the limit halves, running requests may exceed it until enough finish); {@code
  * queue.size() <= queueMax}; the queue is non-empty only while no slot is free, and a freed slot
  * goes to the oldest queued flight that still has a caller waiting; queued flights whose callers
- * all gave up are dropped, never started. Nothing here calls out (no fetch function, no future,
+ * all gave up are dropped, never started; a retry of a flight is admitted exactly like a new
+ * flight (run, queue or shed), and a flight goes into BACKOFF only while a caller waits and its
+ * next attempt can start before the latest caller's deadline. Nothing here calls out (no fetch function, no future,
  * no telemetry), so the lock is held only for bookkeeping.
  */
 final class StoreLane {
 
-  /** What {@link #offer} did with a new flight. */
+  /** What {@link #offer} or {@link #resume} did with a flight. */
   enum Admission {
     RUN,
     QUEUED,
-    SHED
+    SHED,
+    /** (resume only) nobody waits any more: the flight is now DONE without another attempt. */
+    DROPPED,
+    /** (resume only) the flight was no longer backing off: someone else ended it. */
+    GONE
   }
 
-  /** What a finished store request changed: flights to start and flights dropped. */
-  record Dispatch(List<Flight> toRun, List<Flight> dropped, int newLimit) {}
+  /**
+   * What a finished store request changed: flights to start, flights dropped, the new limit (-1
+   * if unchanged), and whether the finished flight went into BACKOFF instead of DONE.
+   */
+  record Dispatch(List<Flight> toRun, List<Flight> dropped, int newLimit, boolean retrying) {}
 
   final int store;
   private final Limit limit;
@@ -52,6 +61,9 @@ final class StoreLane {
       }
       f.callers.add(c);
       f.pending++;
+      if (c.deadlineNanos - f.latestDeadline > 0) {
+        f.latestDeadline = c.deadlineNanos;
+      }
       return true;
     } finally {
       lock.unlock();
@@ -62,19 +74,57 @@ final class StoreLane {
   Admission offer(Flight f) {
     lock.lock();
     try {
-      touched = true;
-      if (inflight < limit.current()) {
-        inflight++;
-        f.state = Flight.State.RUNNING;
-        return Admission.RUN;
+      return admit(f);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private Admission admit(Flight f) { // under the lock
+    touched = true;
+    if (inflight < limit.current()) {
+      inflight++;
+      f.state = Flight.State.RUNNING;
+      return Admission.RUN;
+    }
+    if (queue.size() < queueMax) {
+      queue.addLast(f);
+      f.state = Flight.State.QUEUED;
+      return Admission.QUEUED;
+    }
+    f.state = Flight.State.DONE;
+    return Admission.SHED;
+  }
+
+  /**
+   * Starts the next attempt of BACKOFF flight {@code f} like a new flight (run, queue or shed),
+   * unless nobody waits for it any more (DROPPED) or it is no longer backing off (GONE).
+   */
+  Admission resume(Flight f) {
+    lock.lock();
+    try {
+      if (f.state != Flight.State.BACKOFF) {
+        return Admission.GONE;
       }
-      if (queue.size() < queueMax) {
-        queue.addLast(f);
-        f.state = Flight.State.QUEUED;
-        return Admission.QUEUED;
+      if (f.pending == 0) {
+        f.state = Flight.State.DONE;
+        return Admission.DROPPED;
+      }
+      return admit(f);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Ends {@code f} if it is backing off (DROPPED), else leaves it alone (GONE). */
+  Admission endBackoff(Flight f) {
+    lock.lock();
+    try {
+      if (f.state != Flight.State.BACKOFF) {
+        return Admission.GONE;
       }
       f.state = Flight.State.DONE;
-      return Admission.SHED;
+      return Admission.DROPPED;
     } finally {
       lock.unlock();
     }
@@ -91,15 +141,18 @@ final class StoreLane {
   }
 
   /**
-   * Records that one caller of {@code f} gave up; returns true if that dropped {@code f} from the
-   * queue (its last waiting caller gave up before it started).
+   * Records that one caller of {@code f} gave up; returns true if that ended {@code f} (its last
+   * waiting caller gave up while it was queued or backing off, not while a request ran).
    */
   boolean abandon(Flight f) {
     lock.lock();
     try {
       f.pending--;
-      if (f.pending == 0 && f.state == Flight.State.QUEUED) {
-        queue.remove(f);
+      if (f.pending == 0
+          && (f.state == Flight.State.QUEUED || f.state == Flight.State.BACKOFF)) {
+        if (f.state == Flight.State.QUEUED) {
+          queue.remove(f);
+        }
         f.state = Flight.State.DONE;
         return true;
       }
@@ -110,16 +163,21 @@ final class StoreLane {
   }
 
   /**
-   * Finishes running flight {@code f} with {@code outcome} at {@code nowNanos}: frees its slot,
-   * feeds the limit, and hands the freed slots to queued flights.
+   * Finishes the running attempt of {@code f} with {@code outcome} at {@code nowNanos}: frees its
+   * slot, feeds the limit, and hands the freed slots to queued flights. With {@code retryDelay}
+   * >= 0 (the attempt failed retriably) the flight goes into BACKOFF if a caller still waits and
+   * {@code nowNanos + retryDelay} is before the latest caller's deadline; otherwise it is DONE.
    */
-  Dispatch finish(Flight f, Limit.Outcome outcome, long nowNanos) {
+  Dispatch finish(Flight f, Limit.Outcome outcome, long nowNanos, long retryDelay) {
     List<Flight> toRun = new ArrayList<>(1);
     List<Flight> dropped = new ArrayList<>(0);
     lock.lock();
     try {
       inflight--;
-      f.state = Flight.State.DONE;
+      f.attempts++;
+      boolean retrying = retryDelay >= 0 && f.pending > 0
+          && nowNanos + retryDelay - f.latestDeadline < 0;
+      f.state = retrying ? Flight.State.BACKOFF : Flight.State.DONE;
       int before = limit.current();
       int after = limit.onOutcome(outcome, nowNanos);
       while (inflight < after && !queue.isEmpty()) {
@@ -133,7 +191,7 @@ final class StoreLane {
           toRun.add(next);
         }
       }
-      return new Dispatch(toRun, dropped, after == before ? -1 : after);
+      return new Dispatch(toRun, dropped, after == before ? -1 : after, retrying);
     } finally {
       lock.unlock();
     }

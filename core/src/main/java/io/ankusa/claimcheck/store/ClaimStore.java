@@ -1,6 +1,8 @@
 package io.ankusa.claimcheck.store;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -32,6 +34,34 @@ public interface ClaimStore extends AutoCloseable {
 
   /** Deletes the object under {@code key}; completes normally when it is gone or was absent. */
   CompletableFuture<Void> delete(String key, Duration timeout);
+
+  /**
+   * Lists one page of the objects whose keys start with {@code keyPrefix}, in key order, with
+   * their size and last-modified time; {@code continuation} is null for the first page, else the
+   * {@link ListPage#continuation()} of the previous one. A listing that could not complete fails
+   * like any operation ({@code UNAVAILABLE} when the store could not answer): a caller never takes
+   * a partial listing for a whole one.
+   *
+   * <p>The default answers {@code UNAVAILABLE} ("cannot list"), so a store that cannot list is
+   * never mistaken for an empty one.
+   */
+  default CompletableFuture<ListPage> list(String keyPrefix, String continuation, Duration timeout) {
+    return CompletableFuture.failedFuture(new StoreException(
+        StoreException.Kind.UNAVAILABLE, describe() + " cannot list its objects"));
+  }
+
+  /**
+   * Deletes the objects under {@code keys} (at most 1000); completes normally only when every one
+   * is gone or was absent, else with the first failure (some may then be deleted: deleting again
+   * is harmless). The default deletes them one by one, concurrently.
+   */
+  default CompletableFuture<Void> deleteAll(List<String> keys, Duration timeout) {
+    List<CompletableFuture<Void>> each = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      each.add(delete(key, timeout));
+    }
+    return CompletableFuture.allOf(each.toArray(CompletableFuture[]::new));
+  }
 
   /**
    * A description of this store for messages and metric tags, such as {@code s3://bucket/prefix}

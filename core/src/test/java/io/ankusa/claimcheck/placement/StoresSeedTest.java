@@ -61,6 +61,9 @@ import org.junit.jupiter.api.Test;
  *     <td>{@link #addingAStoreKeepsOldPacksReadable}</td></tr>
  * <tr><td>a store index past the end of the list is not found</td><td>{@link #storeIndexPastTheListIsNotFound}</td></tr>
  * <tr><td>already exists at once with no failover</td><td>{@link #collisionEndsTheWriteAtOnce}</td></tr>
+ * <tr><td>a throttled home fails over to the next store (without opening its breaker)</td>
+ *     <td>{@link #writeStopsAtTheFirstStoreThatTakesThePack}, {@link #throttlingNeverOpensTheBreaker};
+ *     every store throttling: retried inside the write deadline, {@code WriteRetryTest}</td></tr>
  * <tr><td>every attempt fails: unavailable with each store's reason in attempt order</td>
  *     <td>{@link #everyAttemptFailedListsEachReasonInAttemptOrder}, {@link #singleAttemptFailureIsUnavailable}</td></tr>
  * <tr><td>the write deadline is the largest op deadline from now and covers every store tried</td>
@@ -83,7 +86,8 @@ class StoresSeedTest {
       mem.add(MemoryStores.create("s" + mem.size(), ticker.hangClock()));
     }
     ClaimStores.Builder b = ClaimStores.builder().placement(placement).layout(layout)
-        .cooldown(COOLDOWN).ticker(ticker)
+        .cooldown(COOLDOWN).ticker(ticker).scheduler(WriteRetryTest.spending(ticker))
+        .retry(WriteRetryTest.HALF_JITTER)
         .breakerListener((store, t) -> events.add(store + ":" + t));
     for (int i = 0; i < n; i++) {
       b.add(mem.get(i), OP);
@@ -252,8 +256,9 @@ class StoresSeedTest {
     for (MemoryStore m : mem) {
       m.failTimes(PUT, Kind.UNAVAILABLE, 1);
     }
-    assertThat(failure(s.write(TENANT, 1, PACK, s.writeDeadline())).kind())
-        .isEqualTo(Kind.UNAVAILABLE);
+    // A deadline too short for a second round (its first wait is 25 ms), so every breaker opens.
+    assertThat(failure(s.write(TENANT, 1, PACK, ticker.read() + Duration.ofMillis(20).toNanos()))
+        .kind()).isEqualTo(Kind.UNAVAILABLE);
     for (int i = 0; i < 3; i++) {
       assertThat(s.breaker(i).isOpen()).isTrue();
     }
@@ -464,15 +469,18 @@ class StoresSeedTest {
     assertThat(m.indexOf("store 1 (memory:s1) THROTTLED"))
         .isNotNegative().isLessThan(m.indexOf("store 2 (memory:s2) UNAVAILABLE"));
     assertThat(m.indexOf("store 2")).isLessThan(m.indexOf("store 0 (memory:s0) FORBIDDEN"));
+    assertThat(mem.get(1).count(PUT)).as("a 403 in the round: not retried").isEqualTo(1);
   }
 
   @Test
   void singleAttemptFailureIsUnavailable() {
     ClaimStores s = stores(1, Placement.ORDERED, KeyLayout.FLAT);
-    mem.get(0).failAlways(PUT, Kind.THROTTLED);
+    mem.get(0).failAlways(PUT, Kind.FORBIDDEN);
     StoreException e = failure(s.write(TENANT, 1, PACK, s.writeDeadline()));
     assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
-    assertThat(e.getMessage()).contains("THROTTLED");
+    assertThat(e.getMessage()).contains("FORBIDDEN");
+    // A store that keeps throttling is retried to the deadline, then fails the same way:
+    // WriteRetryTest#aStoreThrottlingPastTheDeadlineFailsAtTheDeadlineNotLater.
   }
 
   @Test

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
  * <tr><td>It starts at read_max_inflight</td><td>{@link #theLimitStartsAtMaxInflight}</td></tr>
  * <tr><td>halves when the store throttles (429, 503) or cannot answer</td>
  *     <td>{@link #theLimitHalvesWhenTheStoreThrottles},
- *     {@link #theLimitHalvesWhenTheStoreCannotAnswer}</td></tr>
+ *     {@link #theLimitHalvesWhenTheStoreCannotAnswer}; during retries:
+ *     {@code ReaderRetryTest#theLimitHalvesOnEveryThrottledRetry}</td></tr>
  * <tr><td>at most once per 100 ms, so a wave failing together halves it once</td>
  *     <td>{@link #aWaveOfFailuresHalvesTheLimitOnce}</td></tr>
  * <tr><td>grows by one after limit successes, back up to that ceiling (AIMD)</td>
@@ -85,7 +86,9 @@ import org.junit.jupiter.api.Test;
  * <tr><td>stats: each store's limit, store requests running, and reads queued</td>
  *     <td>{@link #atMostLimitStoreRequestsRunAtOnce}</td></tr>
  * <tr><td>fetch's result: ok, the fun's error, or unavailable: overloaded | deadline | exit</td>
- *     <td>{@link #aFetchFunctionThatThrowsIsAnUnavailableStoreFailure}</td></tr>
+ *     <td>{@link #aFetchFunctionThatThrowsPassesItsThrowableThroughUnretried} (Java has no
+ *     process exit: whatever the function throws is its own answer, delivered unchanged;
+ *     retries of throttled and unavailable answers: {@code ReaderRetryTest})</td></tr>
  * </table>
  */
 class ClaimReaderSeedTest extends ReaderTestSupport {
@@ -188,9 +191,10 @@ class ClaimReaderSeedTest extends ReaderTestSupport {
   @Test
   void theLimitHalvesWhenTheStoreThrottles() {
     reader(b -> b.maxInflight(8));
-    CompletableFuture<byte[]> f = reader.fetch(key(1), 0, fails(THROTTLED), in(THIRTY_S));
-    assertStore(f, THROTTLED);
+    CompletableFuture<byte[]> f = fetch(key(1), 0, in(Duration.ofSeconds(1)));
+    store.fail(0, THROTTLED);
     assertThat(limit(0)).isEqualTo(4);
+    assertThat(f).as("a throttled read is retried inside its deadline").isNotDone();
   }
 
   @Test
@@ -454,11 +458,15 @@ class ClaimReaderSeedTest extends ReaderTestSupport {
   @Test
   void anAnswerIsChargedToTheStoreTheFetchWasAddressedTo() {
     reader(b -> b.maxInflight(8));
-    // The function searches both stores (here: store 0 throttles, then the caller gives up), but
-    // the fetch is addressed to the pack's home, store 1, which is charged.
-    reader.fetch(FetchKey.index("t1", "ab"), 1, fails(THROTTLED), in(THIRTY_S));
+    // The function searches both stores (here: store 0 throttles, and the retry finds the pack),
+    // but the fetch is addressed to the pack's home, store 1, which is charged.
+    CompletableFuture<byte[]> f = fetch(FetchKey.index("t1", "ab"), 1, in(THIRTY_S));
+    store.fail(0, THROTTLED);
     assertThat(limit(1)).isEqualTo(4);
     assertThat(limit(0)).isEqualTo(8);
+    scheduler.advance(Duration.ofSeconds(1));
+    store.answer(1, bytes("index"));
+    assertValue(f, "index");
     assertThat(telemetry.reads(1, STORE)).isEqualTo(1);
     assertThat(telemetry.reads(0, STORE)).isZero();
   }
@@ -516,20 +524,21 @@ class ClaimReaderSeedTest extends ReaderTestSupport {
   }
 
   @Test
-  void aFetchFunctionThatThrowsIsAnUnavailableStoreFailure() {
+  void aFetchFunctionThatThrowsPassesItsThrowableThroughUnretried() {
     reader(b -> b.maxInflight(8));
-    CompletableFuture<byte[]> thrown =
-        reader.fetch(key(1), 0, () -> {
-          throw new IllegalStateException("bug");
-        }, in(THIRTY_S));
-    assertStore(thrown, UNAVAILABLE);
-    assertThat(failure(thrown)).hasRootCauseInstanceOf(IllegalStateException.class);
-    ticker.advance(Duration.ofMillis(100));
-    assertStore(reader.fetch(key(2), 0, () -> null, in(THIRTY_S)), UNAVAILABLE);
-    ticker.advance(Duration.ofMillis(100));
-    assertStore(reader.fetch(key(3), 0, answers(null), in(THIRTY_S)), UNAVAILABLE);
-    assertThat(limit(0)).isEqualTo(1);
+    IllegalStateException bug = new IllegalStateException("bug");
+    CompletableFuture<byte[]> thrown = reader.fetch(key(1), 0, () -> {
+      throw bug;
+    }, in(THIRTY_S));
+    assertThat(failure(thrown)).isSameAs(bug);
+    assertThat(failure(reader.fetch(key(2), 0, () -> null, in(THIRTY_S))))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("returned null");
+    assertThat(failure(reader.fetch(key(3), 0, answers(null), in(THIRTY_S))))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("null bytes");
+    scheduler.advance(THIRTY_S);
+    assertThat(limit(0)).as("a defect of the function says nothing about the store").isEqualTo(8);
     assertThat(reader.stats().get(0).inflight()).isZero();
+    assertThat(reader.flightCount()).isZero();
   }
 
   @Test

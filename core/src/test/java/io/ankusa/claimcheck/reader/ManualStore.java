@@ -37,6 +37,10 @@ final class ManualStore {
     requests.get(request).completeExceptionally(new StoreException(kind, "request " + request));
   }
 
+  void fail(int request, Throwable t) {
+    requests.get(request).completeExceptionally(t);
+  }
+
   static StoreException failure(StoreException.Kind kind) {
     return new StoreException(kind, "test");
   }

@@ -98,7 +98,9 @@ class ReaderS3IT {
     AtomicLong throttled = new AtomicLong();
     hammer(cc, refs, 16, Duration.ofSeconds(3), minLimit, wrong, throttled);
     assertThat(minLimit.get()).as("limit under throttling").isLessThanOrEqualTo(8);
-    assertThat(throttled.get()).isPositive();
+    // Throttled reads are now retried inside their 5 s deadline, so few or no callers fail: the
+    // limit's fall above is the evidence of throttling.
+    System.out.println("callers failed UNAVAILABLE while the store throttled: " + throttled.get());
 
     proxy.clear();
     hammer(cc, refs, 16, Duration.ofSeconds(20), null, wrong, throttled, ceiling);

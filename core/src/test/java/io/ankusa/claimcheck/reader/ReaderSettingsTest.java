@@ -45,7 +45,10 @@ class ReaderSettingsTest {
     assertThatThrownBy(() -> ReaderSettings.builder(1).cacheMaxBytes(-1).build())
         .hasMessageContaining("cacheMaxBytes");
     assertThatThrownBy(() -> new ReaderSettings(1, 1, 0, 0, 0, null,
-        ClaimCheckTelemetry.noop(), ReaderScheduler.system()))
+        ClaimCheckTelemetry.noop(), ReaderScheduler.system(), Backoff.DEFAULT))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ticker");
+    assertThatThrownBy(() -> new ReaderSettings(1, 1, 0, 0, 0, io.ankusa.claimcheck.Ticker.system(),
+        ClaimCheckTelemetry.noop(), ReaderScheduler.system(), null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retry");
   }
 }

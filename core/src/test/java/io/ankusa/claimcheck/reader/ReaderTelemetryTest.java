@@ -35,14 +35,15 @@ class ReaderTelemetryTest extends ReaderTestSupport {
     fetch(key(4));
     fetch(key(5)); // queued
     assertRead(fetch(key(6)), ReadException.Reason.OVERLOADED);
-    store.fail(1, StoreException.Kind.THROTTLED);
+    store.fail(1, StoreException.Kind.THROTTLED); // key 2 backs off; the limit halves to 2
     store.answer(0, bytes("x"));
     assertValue(a, "x");
+    assertThat(reads(0, "store")).as("key 2 is still retrying: counted when it ends").isEqualTo(1);
+    assertThat(gauge("claimcheck.read.limit", 0)).as("limit change").isEqualTo(2);
+    scheduler.advance(Duration.ofSeconds(1)); // key 2's retry finds no slot and a full queue
     assertThat(reads(0, "store")).isEqualTo(2);
     assertThat(reads(1, "coalesced")).isEqualTo(1);
     assertThat(reads(0, "shed")).isEqualTo(1);
-    assertThat(gauge("claimcheck.read.limit", 0)).as("limit change").isEqualTo(2);
-    scheduler.advance(Duration.ofSeconds(1));
     assertThat(gauge("claimcheck.read.inflight", 0)).isEqualTo(2);
     assertThat(gauge("claimcheck.read.queued", 0)).isEqualTo(1);
     assertThat(registry.find("claimcheck.read.limit").tag("store", "1").gauge())
@@ -60,7 +61,8 @@ class ReaderTelemetryTest extends ReaderTestSupport {
     store.answer(0, bytes("x"));
     assertValue(a, "x");
     assertValue(joined, "x");
-    scheduler.advance(Duration.ofSeconds(2));
+    scheduler.advance(Duration.ofSeconds(2)); // key 2's retry starts
+    store.answer(2, bytes("y"));
     assertThat(reader.stats().get(0)).as("halved to 1, then one success grew it to 2")
         .isEqualTo(new StoreStats(2, 0, 0));
     assertThat(telemetry.totalReads()).as("the recording sink was not used here").isZero();

@@ -21,11 +21,16 @@ abstract class ReaderTestSupport {
   final ManualScheduler scheduler = new ManualScheduler(ticker);
   final RecordingTelemetry telemetry = new RecordingTelemetry();
   final ManualStore store = new ManualStore();
+  /** What the backoff's jitter draws next (in [0, 1)); tests set it to place retries exactly. */
+  volatile double jitter = 0.5;
   DefaultClaimReader reader;
 
+  /** The backoff of the test reader: 50 ms base, 2 s cap, jitter {@link #jitter}. */
+  final Backoff backoff = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(2), () -> jitter);
+
   DefaultClaimReader reader(Consumer<ReaderSettings.Builder> settings) {
-    ReaderSettings.Builder b =
-        ReaderSettings.builder(2).ticker(ticker).scheduler(scheduler).telemetry(telemetry);
+    ReaderSettings.Builder b = ReaderSettings.builder(2).ticker(ticker).scheduler(scheduler)
+        .telemetry(telemetry).retry(backoff);
     settings.accept(b);
     reader = (DefaultClaimReader) ClaimReaders.create(b.build());
     return reader;

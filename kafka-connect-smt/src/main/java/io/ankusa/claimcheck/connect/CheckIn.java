@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.connect;
 
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.Ticker;
-import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import java.util.Map;
@@ -26,9 +26,9 @@ public abstract class CheckIn<R extends ConnectRecord<R>> implements Transformat
   public static final String OVERVIEW_DOC =
       "Checks large keys or values in to S3-compatible claim stores and replaces them with a small"
           + " claim-check ref (marked with the header "
-          + ClaimCheckHeaders.VALUE_MARKER
+          + RefFields.VALUE_MARKER
           + " or "
-          + ClaimCheckHeaders.KEY_MARKER
+          + RefFields.KEY_MARKER
           + "). Use <code>"
           + "io.ankusa.claimcheck.connect.CheckIn$Key</code> for the record key or <code>"
           + "io.ankusa.claimcheck.connect.CheckIn$Value</code> for the record value. The field is"
@@ -67,7 +67,7 @@ public abstract class CheckIn<R extends ConnectRecord<R>> implements Transformat
   public R apply(R record) {
     Handle h = handle();
     Headers headers = record.headers().duplicate();
-    headers.remove(ClaimCheckHeaders.marker(isKey()));
+    headers.remove(RefFields.marker(isKey()));
     Object field = operatingValue(record);
     if (field == null) {
       return newRecord(record, Schema.OPTIONAL_BYTES_SCHEMA, null, headers);
@@ -100,7 +100,7 @@ public abstract class CheckIn<R extends ConnectRecord<R>> implements Transformat
     } catch (ClaimCheckFailure f) {
       throw Failures.toConnect(f, record, fieldName());
     }
-    headers.addString(ClaimCheckHeaders.marker(isKey()), String.valueOf(ClaimRef.CURRENT_VERSION));
+    headers.addString(RefFields.marker(isKey()), String.valueOf(ClaimRef.CURRENT_VERSION));
     return newRecord(record, Schema.BYTES_SCHEMA, RefCodec.encode(ref), headers);
   }
 

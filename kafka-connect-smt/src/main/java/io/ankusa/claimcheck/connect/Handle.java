@@ -3,6 +3,7 @@ package io.ankusa.claimcheck.connect;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.config.Secrets;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.config.ConfigException;
@@ -31,6 +32,7 @@ final class Handle implements AutoCloseable {
    * for keys ({@code isKey}) or values, and opens the claim check on {@code ticker}.
    */
   static Handle open(Map<String, ?> props, boolean isKey, Ticker ticker) {
+    TransformConfig.refuseUnknownKeys(props);
     ClaimCheckConfig config = new ClaimCheckConfig(props);
     Class<?> type = TransformConfig.converterClass(props);
     Converter converter;
@@ -38,13 +40,15 @@ final class Handle implements AutoCloseable {
       converter = (Converter) Utils.newInstance(type);
       converter.configure(TransformConfig.converterSettings(props), isKey);
     } catch (RuntimeException e) {
+      // The converter's message may quote its settings: secret-named ones are scrubbed out, and
+      // the cause is not kept.
       throw new ConfigException(
           TransformConfig.CONVERTER,
           type.getName(),
           "cannot be set up with its settings under "
               + TransformConfig.CONVERTER_PREFIX
               + ": "
-              + e.getMessage());
+              + Secrets.scrub(e.getMessage(), props, TransformConfig::isTransformKey));
     }
     try {
       ClaimCheck cc = ClaimCheck.open(config, props.get(ClaimCheck.METER_REGISTRY), ticker);

@@ -1,19 +1,11 @@
 package io.ankusa.claimcheck.connect;
 
-import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.Ticker;
-import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
 import io.ankusa.claimcheck.ref.ClaimRef;
-import io.ankusa.claimcheck.ref.MalformedRefException;
-import io.ankusa.claimcheck.ref.RefCodec;
 import java.nio.ByteBuffer;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.ConnectRecord;
 import org.apache.kafka.connect.data.Schema;
@@ -28,8 +20,9 @@ import org.apache.kafka.connect.transforms.Transformation;
  * thread-safe (a worker gives each task its own instance).
  *
  * <p>Reads what {@code ClaimCheckSerializer} and {@link CheckIn} write: a field carries a ref when
- * the record has the marker header or, on a record without any headers, when its bytes are an
- * intact ref frame (magic and CRC). Any other field is converted as it is.
+ * the record has the marker header or when its bytes are an intact ref frame (magic, length and
+ * CRC), with or without other headers ({@link RefFields}, the rule every surface shares). Any
+ * other field is converted as it is. An {@link Error} met while redeeming is rethrown as itself.
  */
 public abstract class Redeem<R extends ConnectRecord<R>> implements Transformation<R> {
 
@@ -48,13 +41,11 @@ public abstract class Redeem<R extends ConnectRecord<R>> implements Transformati
           + " a long outage dead-letters the record). A claim that is gone, corrupt or refused"
           + " (tenant not in claimcheck.tenants.allowed, or a marked field that is not a ref)"
           + " throws a DataException naming the tenant and claim id: errors.tolerance and the"
-          + " dead-letter queue decide.";
+          + " dead-letter queue decide. A ref written by a newer version of the library throws a"
+          + " RetriableException (upgrade the reader), never a DataException.";
 
   /** Every key this transform reads: the {@code claimcheck.*} keys and the converter's. */
   public static final ConfigDef CONFIG_DEF = TransformConfig.CONFIG_DEF;
-
-  /** How long past a redeem's deadline to wait for the reader's own deadline answer. */
-  private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
   private final Ticker ticker;
   private Handle handle;
@@ -80,11 +71,8 @@ public abstract class Redeem<R extends ConnectRecord<R>> implements Transformati
     Handle h = handle();
     byte[] bytes = bytes(operatingValue(record), record);
     Headers headers = record.headers().duplicate();
-    String marker = ClaimCheckHeaders.marker(isKey());
-    boolean carriesRef =
-        bytes != null
-            && (headers.lastWithName(marker) != null
-                || (headers.isEmpty() && RefCodec.isRef(bytes)));
+    String marker = RefFields.marker(isKey());
+    boolean carriesRef = RefFields.carriesRef(headers.lastWithName(marker) != null, bytes);
     headers.remove(marker); // after a redeem the field is no longer a ref
     byte[] payload = carriesRef ? redeem(h, decode(bytes, record), record) : bytes;
     SchemaAndValue converted;
@@ -133,61 +121,18 @@ public abstract class Redeem<R extends ConnectRecord<R>> implements Transformati
 
   private ClaimRef decode(byte[] bytes, R record) {
     try {
-      return RefCodec.decode(bytes);
-    } catch (MalformedRefException e) {
-      throw new DataException(
-          ClaimCheckFailure.Reason.REFUSED
-              + ": the "
-              + fieldName()
-              + " of "
-              + Failures.describe(record)
-              + " is marked as a claim-check ref but is not one: "
-              + e.getMessage(),
-          e);
+      return RefFields.decode(bytes, isKey());
+    } catch (ClaimCheckFailure f) {
+      throw Failures.toConnect(f, record, fieldName());
     }
   }
 
+  /** The shared blocking redeem of core: gate, deadline, typed failures; an Error as itself. */
   private byte[] redeem(Handle h, ClaimRef ref, R record) {
-    ClaimCheck cc = h.claimCheck();
-    String claim = "claim " + ref.tenant().value() + "/" + ref.claimId() + ": ";
-    // The process-wide request gate (claimcheck.max.concurrent.reads); the permit is this
-    // thread's, so it is released here, on the same thread.
-    if (!cc.reader().admit()) {
-      throw Failures.unavailable(
-          claim
-              + "overloaded: "
-              + ClaimCheckConfig.MAX_CONCURRENT_READS
-              + " redeems are already being served in this process",
-          record,
-          fieldName(),
-          null);
-    }
     try {
-      long deadline = ticker.read() + deadlineNanos;
-      CompletableFuture<byte[]> f = cc.redeem(ref, deadline);
-      long wait = Math.max(0, deadline - ticker.read()) + GRACE_NANOS;
-      try {
-        return f.get(wait, TimeUnit.NANOSECONDS);
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof ClaimCheckFailure failure) {
-          throw Failures.toConnect(failure, record, fieldName());
-        }
-        throw Failures.unavailable(
-            claim + "redeem failed: " + e.getCause(), record, fieldName(), e.getCause());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        f.cancel(false);
-        throw Failures.unavailable(claim + "interrupted while redeeming", record, fieldName(), e);
-      } catch (TimeoutException e) {
-        f.cancel(false);
-        throw Failures.unavailable(
-            claim + "no answer within " + ClaimCheckConfig.READ_DEADLINE_MS,
-            record,
-            fieldName(),
-            e);
-      }
-    } finally {
-      cc.reader().release();
+      return h.claimCheck().redeemBlocking(ref, ticker.read() + deadlineNanos);
+    } catch (ClaimCheckFailure f) {
+      throw Failures.toConnect(f, record, fieldName());
     }
   }
 

@@ -3,8 +3,10 @@ package io.ankusa.claimcheck.connect;
 import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.config.Secrets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeSet;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
@@ -50,13 +52,38 @@ final class TransformConfig {
             + " claimcheck.converter.schemas.enable=false).");
   }
 
+  /**
+   * Whether a transform reads {@code key}: a core key (the per-store overrides included), {@link
+   * #CONVERTER}, a converter setting, or any key outside {@code claimcheck.} (the worker's own).
+   */
+  static boolean isTransformKey(String key) {
+    return !key.startsWith(ClaimCheckConfig.PREFIX)
+        || ClaimCheckConfig.isCoreKey(key)
+        || key.equals(CONVERTER)
+        || (key.startsWith(CONVERTER_PREFIX) && key.length() > CONVERTER_PREFIX.length());
+  }
+
+  /**
+   * Refuses a {@code claimcheck.} key no transform reads, with a {@link ConfigException} naming it
+   * but never showing its value (a misspelt secret key is still a secret).
+   */
+  static void refuseUnknownKeys(Map<String, ?> props) {
+    Secrets.refuseUnknown(props, ClaimCheckConfig.PREFIX, TransformConfig::isTransformKey,
+        "the Connect transforms (" + new TreeSet<>(CONFIG_DEF.names()) + ", " + CONVERTER_PREFIX
+            + "*)");
+  }
+
   /** Returns the validated converter class of {@code props}. */
   static Class<?> converterClass(Map<String, ?> props) {
     Map<String, Object> own = new HashMap<>();
     if (props.containsKey(CONVERTER)) {
       own.put(CONVERTER, props.get(CONVERTER));
     }
-    return (Class<?>) OWN.parse(own).get(CONVERTER);
+    try {
+      return (Class<?>) OWN.parse(own).get(CONVERTER);
+    } catch (ConfigException e) {
+      throw Secrets.scrubbed(e, props, TransformConfig::isTransformKey);
+    }
   }
 
   /** Returns the converter's own settings: the {@code claimcheck.converter.} keys, unprefixed. */

@@ -111,7 +111,24 @@ class FailureTest {
     assertThatThrownBy(() -> redeem.apply(r))
         .isExactlyInstanceOf(DataException.class)
         .hasMessageContaining("REFUSED")
-        .hasMessageContaining("is marked as a claim-check ref but is not one");
+        .hasMessageContaining("is marked as a claim-check ref")
+        .hasMessageContaining("is not a readable ref")
+        .hasMessageContaining("offset 42");
+  }
+
+  @Test
+  void aRefOfAnUnknownVersionIsRetriableNeverBadData() {
+    redeem.configure(config);
+    byte[] frame = {0x00, (byte) 0xF7, (byte) 0xAC, 0x6B, 9, 0, 0, 0, 0, 0};
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    crc.update(frame, 0, 6);
+    java.nio.ByteBuffer.wrap(frame, 6, 4).putInt((int) crc.getValue());
+    SinkRecord r = Wire.sink(null, frame, List.of()); // no marker: an intact frame is a ref
+    assertThatThrownBy(() -> redeem.apply(r))
+        .isExactlyInstanceOf(org.apache.kafka.connect.errors.RetriableException.class)
+        .hasMessageContaining("UNAVAILABLE")
+        .hasMessageContaining("upgrade the reader")
+        .hasMessageContaining("version 9");
   }
 
   @Test

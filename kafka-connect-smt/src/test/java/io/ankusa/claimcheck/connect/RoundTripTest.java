@@ -175,7 +175,7 @@ class RoundTripTest {
   }
 
   @Test
-  void anUnmarkedRefOnARecordWithoutHeadersIsRedeemedButWithOtherHeadersItIsNot() {
+  void anUnmarkedIntactRefIsRedeemedWithOrWithoutOtherHeaders() {
     configure(config);
     byte[] value = Wire.payload(THRESHOLD, 3);
     SourceRecord out = checkIn.apply(Wire.source(null, null, Schema.BYTES_SCHEMA, value));
@@ -187,7 +187,13 @@ class RoundTripTest {
     SinkRecord withHeaders = Wire.sink(null, ref, List.of());
     withHeaders.headers().addString("other", "x");
     assertThat((byte[]) redeem.apply(withHeaders).value())
-        .as("with headers, only the marker says a value is a ref")
-        .isEqualTo(ref);
+        .as("decision 5: the marker or an intact frame, whatever other headers there are")
+        .isEqualTo(value);
+
+    byte[] damaged = ref.clone();
+    damaged[damaged.length - 1] ^= 1; // no longer an intact frame, and unmarked: inline
+    SinkRecord inline = Wire.sink(null, damaged, List.of());
+    inline.headers().addString("other", "x");
+    assertThat((byte[]) redeem.apply(inline).value()).isEqualTo(damaged);
   }
 }

@@ -2,17 +2,12 @@ package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
-import io.ankusa.claimcheck.ref.MalformedRefException;
-import io.ankusa.claimcheck.ref.RefCodec;
 import java.nio.ByteBuffer;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.metrics.Monitorable;
@@ -25,9 +20,10 @@ import org.apache.kafka.common.utils.Utils;
  * Redeems claim-check refs and hands the claimed bytes to an inner deserializer; anything else goes
  * to the inner deserializer untouched; thread-safe once configured.
  *
- * <p>A record carries a ref when it has the {@link ClaimCheckHeaders} marker or, where no headers
- * are passed, when its bytes are an intact ref frame (magic and CRC). The ref is redeemed through
- * the process's shared reader, verified against its length and checksum, and decompressed.
+ * <p>A record carries a ref when it has the {@link ClaimCheckHeaders} marker or when its bytes are
+ * an intact ref frame (magic, length and CRC), with or without other headers ({@link RefFields},
+ * one rule for every surface). The ref is redeemed through the process's shared reader, verified
+ * against its length and checksum, and decompressed.
  *
  * <p><b>Deadlines.</b> Each redeem's deadline comes from the poll budget: records deserialized back
  * to back share {@code max.poll.interval.ms × claimcheck.poll.budget.ratio}, and no redeem waits
@@ -37,13 +33,11 @@ import org.apache.kafka.common.utils.Utils;
  * <p><b>Failures</b> are {@link ClaimCheckException}s: {@code UNAVAILABLE} (retriable: the consumer
  * must not skip the record; seek back to it and poll again), {@code NOT_FOUND}, {@code CORRUPT},
  * and {@code REFUSED} (a tenant outside {@code claimcheck.tenants.allowed}, or a marked value that
- * is not a valid ref). A {@code KafkaConsumer} wraps them in a {@code
- * RecordDeserializationException}.
+ * is not a valid ref); a ref written by a newer library is {@code UNAVAILABLE} ("upgrade the
+ * reader"). A {@code KafkaConsumer} wraps them in a {@code RecordDeserializationException}. An
+ * {@link Error} met while redeeming is rethrown as itself, never reported as a failure.
  */
 public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
-
-  /** How long past a redeem's deadline to wait for the reader's own deadline answer. */
-  private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
   private final Deserializer<T> given;
   private final Ticker ticker;
@@ -140,11 +134,14 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
     }
   }
 
-  /** An unmarked record with headers goes to the inner deserializer as a buffer: no copy here. */
+  /**
+   * An unmarked record whose bytes cannot be a ref frame (longer or shorter than any) goes to the
+   * inner deserializer as a buffer: no copy here.
+   */
   @Override
   public T deserialize(String topic, Headers headers, ByteBuffer data) {
     State<T> s = configured();
-    if (headers != null && data != null && !ClaimCheckHeaders.isMarked(headers, s.isKey)) {
+    if (!RefFields.carriesRef(ClaimCheckHeaders.isMarked(headers, s.isKey), data)) {
       metrics.inline();
       return s.inner.deserialize(topic, headers, data);
     }
@@ -153,61 +150,21 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
 
   private ClaimRef decode(State<T> s, byte[] data) {
     try {
-      return RefCodec.decode(data);
-    } catch (MalformedRefException e) {
-      throw count(
-          new ClaimCheckException(
-              ClaimCheckFailure.Reason.REFUSED,
-              "a "
-                  + (s.isKey ? "key" : "value")
-                  + " marked as a claim-check ref is not one: "
-                  + e.getMessage(),
-              e));
+      return RefFields.decode(data, s.isKey);
+    } catch (ClaimCheckFailure f) {
+      throw count(ClaimCheckException.of(f));
     }
   }
 
+  /** The shared blocking redeem of core: gate, deadline, typed failures; an Error as itself. */
   private byte[] redeem(State<T> s, ClaimRef ref, long deadline) {
-    // The process-wide request gate (claimcheck.max.concurrent.reads), cache hits included; the
-    // permit is this thread's, so it is released here, on the same thread.
-    if (!s.claimCheck.reader().admit()) {
-      throw count(unavailable(ref, "overloaded: " + ClaimCheckConfig.MAX_CONCURRENT_READS
-          + " redeems are already being served in this process", null));
-    }
     try {
-      byte[] bytes = await(s.claimCheck.redeem(ref, deadline), deadline, ref);
+      byte[] bytes = s.claimCheck.redeemBlocking(ref, deadline);
       metrics.claimed();
       return bytes;
-    } catch (ClaimCheckException e) {
-      throw count(e);
-    } finally {
-      s.claimCheck.reader().release();
+    } catch (ClaimCheckFailure f) {
+      throw count(ClaimCheckException.of(f));
     }
-  }
-
-  private byte[] await(CompletableFuture<byte[]> f, long deadline, ClaimRef ref) {
-    long wait = Math.max(0, deadline - ticker.read()) + GRACE_NANOS;
-    try {
-      return f.get(wait, TimeUnit.NANOSECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof ClaimCheckFailure failure) {
-        throw ClaimCheckException.of(failure);
-      }
-      throw unavailable(ref, "redeem failed: " + e.getCause(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      f.cancel(false);
-      throw unavailable(ref, "interrupted while redeeming", e);
-    } catch (TimeoutException e) {
-      f.cancel(false);
-      throw unavailable(ref, "no answer by the poll-budget deadline", e);
-    }
-  }
-
-  private static ClaimCheckException unavailable(ClaimRef ref, String why, Throwable cause) {
-    return new ClaimCheckException(
-        ClaimCheckFailure.Reason.UNAVAILABLE,
-        "claim " + ref.tenant().value() + "/" + ref.claimId() + ": " + why,
-        cause);
   }
 
   private ClaimCheckException count(ClaimCheckException e) {

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.ref.RefCodec;
+import io.ankusa.claimcheck.RefFields;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -8,17 +8,18 @@ import org.apache.kafka.common.header.Headers;
  * The marker headers a record carrying a ref gets, for tools and routing; thread-safe (stateless).
  *
  * <p>A record whose value is a ref carries {@link #VALUE_MARKER}; one whose key is a ref carries
- * {@link #KEY_MARKER}. The header's value is the ref format's version, as one ASCII digit. When a
- * record has headers, the marker is what tells a ref from an inline payload; only where no headers
- * are passed does a deserializer fall back to the ref's magic and CRC.
+ * {@link #KEY_MARKER}. The header's value is the ref format's version, as one ASCII digit. The
+ * names are wire-format facts defined once in core ({@link RefFields}); so is the rule telling a
+ * ref from an inline payload: the marker, or bytes that are an intact ref frame (magic, length
+ * and CRC), with or without other headers.
  */
 public final class ClaimCheckHeaders {
 
   /** Marks a record whose value is a claim-check ref. */
-  public static final String VALUE_MARKER = "ankusa.claimcheck.value";
+  public static final String VALUE_MARKER = RefFields.VALUE_MARKER;
 
   /** Marks a record whose key is a claim-check ref. */
-  public static final String KEY_MARKER = "ankusa.claimcheck.key";
+  public static final String KEY_MARKER = RefFields.KEY_MARKER;
 
   private static final byte[] VERSION = {
     (byte) ('0' + io.ankusa.claimcheck.ref.ClaimRef.CURRENT_VERSION)
@@ -28,7 +29,7 @@ public final class ClaimCheckHeaders {
 
   /** Returns the marker header name for a key ({@code isKey}) or a value. */
   public static String marker(boolean isKey) {
-    return isKey ? KEY_MARKER : VALUE_MARKER;
+    return RefFields.marker(isKey);
   }
 
   /** Sets the marker (replacing any stale one). */
@@ -42,23 +43,17 @@ public final class ClaimCheckHeaders {
     headers.remove(marker(isKey));
   }
 
-  /** Whether {@code headers} carry the marker. */
+  /** Whether {@code headers} carry the marker; false for null headers. */
   public static boolean isMarked(Headers headers, boolean isKey) {
-    Header h = headers.lastHeader(marker(isKey));
+    Header h = headers == null ? null : headers.lastHeader(marker(isKey));
     return h != null;
   }
 
   /**
-   * Whether {@code data} is to be redeemed: marked, when there are headers; else a valid ref frame
-   * (magic and CRC).
+   * Whether {@code data} is to be redeemed ({@link RefFields#carriesRef(boolean, byte[])}): marked,
+   * or an intact ref frame (magic, length and CRC), whatever other headers there are.
    */
   public static boolean carriesRef(Headers headers, byte[] data, boolean isKey) {
-    if (data == null) {
-      return false;
-    }
-    if (headers != null) {
-      return isMarked(headers, isKey);
-    }
-    return RefCodec.isRef(data);
+    return RefFields.carriesRef(isMarked(headers, isKey), data);
   }
 }

@@ -5,6 +5,7 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.config.Secrets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -65,26 +66,29 @@ public final class ClaimCheckSerdeConfig {
    * otherwise be ignored without a word.
    */
   public ClaimCheckSerdeConfig(Map<String, ?> originals) {
-    for (Map.Entry<String, ?> e : originals.entrySet()) {
-      String key = e.getKey();
-      if (key.startsWith(ClaimCheckConfig.PREFIX)
-          && !CONFIG_DEF.names().contains(key)
-          && !PER_STORE.matcher(key).matches()
-          && !key.equals(ClaimCheck.METER_REGISTRY)) {
-        throw new ConfigException(key, e.getValue() instanceof String ? e.getValue() : "(set)",
-            "not a claim-check setting; the serde reads " + new TreeSet<>(CONFIG_DEF.names()));
-      }
-    }
+    // The value of an unknown key is never shown: a misspelt secret key is still a secret.
+    Secrets.refuseUnknown(originals, ClaimCheckConfig.PREFIX, ClaimCheckSerdeConfig::isSerdeKey,
+        "the serde (" + new TreeSet<>(CONFIG_DEF.names()) + ")");
     Map<String, Object> own = new HashMap<>();
     for (String key : SERDE_DEF.names()) {
       if (originals.containsKey(key)) {
         own.put(key, originals.get(key));
       }
     }
-    this.values = SERDE_DEF.parse(own);
+    try {
+      this.values = SERDE_DEF.parse(own);
+    } catch (ConfigException e) {
+      throw Secrets.scrubbed(e, originals, ClaimCheckSerdeConfig::isSerdeKey);
+    }
     this.maxPollIntervalMs = consumerSetting(originals, MAX_POLL_INTERVAL_MS, DEFAULT_MAX_POLL_INTERVAL_MS);
     this.maxPollRecords = (int) Math.min(Integer.MAX_VALUE,
         consumerSetting(originals, MAX_POLL_RECORDS, DEFAULT_MAX_POLL_RECORDS));
+  }
+
+  /** Whether the serde reads {@code key}: a core key or one of the serde's own. */
+  static boolean isSerdeKey(String key) {
+    return CONFIG_DEF.names().contains(key) || PER_STORE.matcher(key).matches()
+        || key.equals(ClaimCheck.METER_REGISTRY) || !key.startsWith(ClaimCheckConfig.PREFIX);
   }
 
   private static ConfigDef serdeKeys(ConfigDef def) {

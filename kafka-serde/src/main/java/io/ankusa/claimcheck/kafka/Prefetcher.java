@@ -1,9 +1,10 @@
 package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
-import io.ankusa.claimcheck.ref.RefCodec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -95,9 +96,9 @@ final class Prefetcher {
       }
       ClaimRef ref;
       try {
-        ref = RefCodec.decode(data);
-      } catch (RuntimeException e) {
-        malformed.increment(); // the deserializer refuses it with the reason
+        ref = RefFields.decode(data, isKey);
+      } catch (ClaimCheckFailure e) {
+        malformed.increment(); // the deserializer reports it with the reason
         return;
       }
       if (!seen.add(ref)) {

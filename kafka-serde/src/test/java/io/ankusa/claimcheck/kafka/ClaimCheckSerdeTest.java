@@ -155,11 +155,19 @@ class ClaimCheckSerdeTest {
   }
 
   @Test
-  void anUnmarkedRefWithHeadersIsInline() {
+  void anIntactRefFrameIsRedeemedWithOtherHeadersAndNoMarker() {
+    // Decision 5: the marker OR an intact frame (magic, exact length, CRC32), whatever headers
+    // there are: a mirror or tool that dropped the marker must not turn a ref into the payload.
     ClaimCheckSerializer<byte[]> s = serializer(config(), false);
     ClaimCheckDeserializer<byte[]> d = deserializer(config(), false);
-    byte[] ref = s.serialize(TOPIC, random(1000, 5)); // a payload that happens to be a ref
-    assertThat(d.deserialize(TOPIC, new RecordHeaders(), ref)).isSameAs(ref);
+    byte[] value = random(1000, 5);
+    byte[] ref = s.serialize(TOPIC, value);
+    Headers other = new RecordHeaders().add("trace-id", new byte[] {1});
+    assertThat(d.deserialize(TOPIC, other, ref)).isEqualTo(value);
+    assertThat(d.deserialize(TOPIC, new RecordHeaders(), ByteBuffer.wrap(ref))).isEqualTo(value);
+    byte[] damaged = ref.clone();
+    damaged[damaged.length - 1] ^= 1; // no longer an intact frame, and unmarked: inline
+    assertThat(d.deserialize(TOPIC, other, damaged)).isSameAs(damaged);
   }
 
   @Test

@@ -192,14 +192,15 @@ class PrefetchingConsumerTest {
   }
 
   @Test
-  void anUnmarkedValueIsNeverRedeemedEvenWhenItsBytesAreARef() {
+  void anUnmarkedValueWhoseBytesAreAnIntactRefIsPrefetchedLikeTheDeserializerRedeemsIt() {
     ClaimRef ref = checkIn(config(), 1, 100).get(0);
-    record(null, RefCodec.encode(ref), false, false); // has headers, no marker: inline payload
+    record(null, RefCodec.encode(ref), false, false); // has headers, no marker: still a ref
     record(null, null, false, true); // tombstone with a stale marker
     try (PrefetchingConsumer consumer = new PrefetchingConsumer(mock, config())) {
       assertThat(consumer.poll(Duration.ZERO).count()).isEqualTo(2);
-      assertThat(store.count(Op.GET)).isZero();
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(0, 0, 0, 0, 0));
+      assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
+      assertThat(store.count(Op.GET)).isEqualTo(1);
+      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(1, 1, 0, 0, 0));
     }
   }
 

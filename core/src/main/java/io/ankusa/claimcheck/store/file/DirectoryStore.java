@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.store.file;
 
 import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.ListPage;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import java.io.IOException;
@@ -174,6 +175,15 @@ final class DirectoryStore implements ClaimStore {
         // another put made it, or it was there
       }
     }
+  }
+
+  @Override
+  public CompletableFuture<ListPage> list(String keyPrefix, String continuation, Duration timeout) {
+    return submit("?list " + keyPrefix, timeout,
+        () -> {
+          requireMarker("nothing is listed"); // an unmounted volume must never look empty
+          return DirectoryListing.page(root, keyPrefix, continuation);
+        });
   }
 
   private Path resolve(String key) {

@@ -1,8 +1,13 @@
 package io.ankusa.claimcheck.store.memory;
 
+import io.ankusa.claimcheck.store.ListPage;
 import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.store.StoredObject;
 import io.ankusa.claimcheck.store.StoreException.Kind;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
@@ -24,9 +29,13 @@ import java.util.function.Supplier;
  */
 final class InMemoryStore implements MemoryStore {
 
+  private static final int PAGE = 1000;
+
   private final String name;
   private final HangClock clock;
   private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
+  private final Map<String, Instant> written = new ConcurrentHashMap<>();
+  private volatile Clock wallClock = Clock.systemUTC();
   private final List<Fault> faults = new CopyOnWriteArrayList<>();
   private final Map<Op, AtomicLong> counts = new EnumMap<>(Op.class);
 
@@ -45,6 +54,7 @@ final class InMemoryStore implements MemoryStore {
       if (objects.putIfAbsent(key, copy) != null) {
         throw new StoreException(Kind.ALREADY_EXISTS, describe() + " already holds " + key);
       }
+      written.put(key, wallClock.instant());
       return null;
     });
   }
@@ -66,8 +76,42 @@ final class InMemoryStore implements MemoryStore {
   public CompletableFuture<Void> delete(String key, Duration timeout) {
     return run(Op.DELETE, key, timeout, () -> {
       objects.remove(key);
+      written.remove(key);
       return null;
     });
+  }
+
+  @Override
+  public CompletableFuture<ListPage> list(String keyPrefix, String continuation, Duration timeout) {
+    return run(Op.LIST, "?list " + keyPrefix, timeout, () -> {
+      List<StoredObject> page = new ArrayList<>();
+      for (String key : new TreeSet<>(objects.keySet())) {
+        if (!key.startsWith(keyPrefix) || (continuation != null && key.compareTo(continuation) <= 0)) {
+          continue;
+        }
+        if (page.size() == PAGE) {
+          return new ListPage(page, page.get(PAGE - 1).key());
+        }
+        byte[] o = objects.get(key);
+        Instant at = written.get(key);
+        if (o != null && at != null) {
+          page.add(new StoredObject(key, o.length, at));
+        }
+      }
+      return new ListPage(page, null);
+    });
+  }
+
+  @Override
+  public void wallClock(Clock clock) {
+    this.wallClock = java.util.Objects.requireNonNull(clock, "clock");
+  }
+
+  @Override
+  public void lastModified(String key, Instant at) {
+    if (objects.containsKey(key)) {
+      written.put(key, at);
+    }
   }
 
   private <T> CompletableFuture<T> run(Op op, String key, Duration timeout, Supplier<T> body) {
@@ -160,6 +204,7 @@ final class InMemoryStore implements MemoryStore {
   @Override
   public void clearObjects() {
     objects.clear();
+    written.clear();
   }
 
   @Override

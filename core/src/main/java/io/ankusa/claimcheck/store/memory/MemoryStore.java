@@ -2,7 +2,9 @@ package io.ankusa.claimcheck.store.memory;
 
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 
 /**
@@ -17,7 +19,8 @@ public interface MemoryStore extends ClaimStore {
   enum Op {
     PUT,
     GET,
-    DELETE
+    DELETE,
+    LIST
   }
 
   /** Makes every later {@code op} fail with {@code kind} until {@link #clearFaults()}. */
@@ -46,6 +49,12 @@ public interface MemoryStore extends ClaimStore {
 
   /** Returns a copy of the object under {@code key}, or null. */
   byte[] object(String key);
+
+  /** Makes later puts record their last-modified time on {@code clock} (default: system UTC). */
+  void wallClock(Clock clock);
+
+  /** Sets the last-modified time a listing reports for the object under {@code key}, if any. */
+  void lastModified(String key, Instant at);
 
   /** Removes every object (faults and counts stay). */
   void clearObjects();

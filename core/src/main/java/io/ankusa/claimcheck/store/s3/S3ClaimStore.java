@@ -2,10 +2,12 @@ package io.ankusa.claimcheck.store.s3;
 
 import io.ankusa.claimcheck.Ticker;
 import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.ListPage;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.s3.S3Failures.Op;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -246,6 +248,22 @@ final class S3ClaimStore implements ClaimStore {
               }
             });
     return result;
+  }
+
+  @Override
+  public CompletableFuture<ListPage> list(String keyPrefix, String continuation, Duration timeout) {
+    Duration t = effectiveTimeout(timeout);
+    return t == null
+        ? expired(Op.GET, "?list " + keyPrefix, timeout)
+        : new S3Listing(client, bucket, prefix, description).list(keyPrefix, continuation, t);
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteAll(List<String> keys, Duration timeout) {
+    Duration t = effectiveTimeout(timeout);
+    return t == null
+        ? expired(Op.DELETE, keys.size() + " keys", timeout)
+        : new S3Listing(client, bucket, prefix, description).deleteAll(keys, t);
   }
 
   @Override

@@ -1,0 +1,88 @@
+package io.ankusa.claimcheck.cli;
+
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.config.StoreFactory;
+import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.store.ClaimStore;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The CLI's {@code --config FILE}: Kafka client settings plus the serde's {@code claimcheck.*}
+ * keys, validated when loaded; immutable.
+ *
+ * <p>A {@code claimcheck.*} key that is not a known key nor a per-store override ({@code
+ * claimcheck.store.<i>.<setting>}) is rejected, so a typo never silently falls back to a default.
+ */
+final class CliConfig {
+
+  private static final Pattern PER_STORE = Pattern.compile("claimcheck\\.store\\.\\d+\\..+");
+
+  private final Map<String, Object> all;
+  private final ClaimCheckConfig claimCheck;
+
+  private CliConfig(Map<String, Object> all) {
+    this.all = Map.copyOf(all);
+    for (String key : all.keySet()) {
+      if (key.startsWith(ClaimCheckConfig.PREFIX)
+          && !ClaimCheckConfig.CONFIG_DEF.names().contains(key)
+          && !PER_STORE.matcher(key).matches()) {
+        throw new ConfigException(key, "(not shown)", "unknown claimcheck key");
+      }
+    }
+    if (!all.containsKey("bootstrap.servers")) {
+      throw new ConfigException("bootstrap.servers", null, "is required");
+    }
+    this.claimCheck = new ClaimCheckConfig(all);
+  }
+
+  /** Loads and validates {@code file}; {@link CliException} (config) when it cannot. */
+  static CliConfig load(Path file) {
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      p.load(r);
+    } catch (IOException e) {
+      throw new CliException(ExitCodes.CONFIG, "cannot read config file " + file + ": " + e);
+    }
+    Map<String, Object> m = new HashMap<>();
+    p.stringPropertyNames().forEach(k -> m.put(k, p.getProperty(k).trim()));
+    try {
+      return new CliConfig(m);
+    } catch (ConfigException e) {
+      throw new CliException(ExitCodes.CONFIG, "bad config in " + file + ": " + e.getMessage());
+    }
+  }
+
+  /** Every setting (Kafka clients ignore the {@code claimcheck.*} ones). */
+  Map<String, Object> all() {
+    return all;
+  }
+
+  ClaimCheckConfig claimCheck() {
+    return claimCheck;
+  }
+
+  /** Opens every configured store, in index order; the caller closes them. */
+  List<ClaimStore> openStores() {
+    List<ClaimStore> stores = new ArrayList<>();
+    for (StoreSpec spec : claimCheck.stores()) {
+      stores.add(StoreFactory.open(spec));
+    }
+    return stores;
+  }
+
+  /** Closes {@code stores}. */
+  static void close(List<ClaimStore> stores) {
+    stores.forEach(ClaimStore::close);
+  }
+}

@@ -1,0 +1,224 @@
+package io.ankusa.claimcheck.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.config.StoreFactory;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.RefCodec;
+import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.testkit.EmbeddedKafka;
+import io.ankusa.claimcheck.testkit.EmbeddedS3;
+import io.ankusa.claimcheck.testkit.FaultProxy;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CLI driven through its picocli entry point in-process (stdout, stderr and exit code
+ * captured) against a real broker and S3Proxy behind the fault proxy; and the built jar run once
+ * as a real process.
+ */
+class CliIT {
+
+  private static FaultProxy proxy;
+  private static String bucket;
+  private static KafkaProducer<byte[], byte[]> producer;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void start() {
+    bucket = EmbeddedS3.shared().createBucket(unique("cli"));
+    proxy = FaultProxy.inFrontOf(EmbeddedS3.shared());
+    Map<String, Object> p = new HashMap<>();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers());
+    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    producer = new KafkaProducer<>(p);
+  }
+
+  @AfterAll
+  static void stop() {
+    producer.close();
+    proxy.close();
+    GcCommand.clock = Clock.systemUTC();
+  }
+
+  @Test
+  void scanReportsADeletedPackAsDanglingAndACorruptedOneAsCorrupt() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("scan");
+    EmbeddedKafka.shared().createTopic(topic, 2);
+    Map<String, Object> config = config(tenant);
+    List<ClaimRef> refs = new ArrayList<>();
+    try (ClaimCheck cc = ClaimCheck.open(config)) {
+      for (int i = 0; i < 5; i++) {
+        ClaimRef ref = cc.checkIn(payload(i));
+        refs.add(ref);
+        send(topic, RefCodec.encode(ref));
+      }
+    }
+    try (ClaimStore store = StoreFactory.open(new ClaimCheckConfig(config).stores().get(0))) {
+      String gone = key(refs.get(1));
+      store.delete(gone, Duration.ofSeconds(10)).get();
+      String bad = key(refs.get(2));
+      byte[] pack = store.getRange(bad, 0, 1 << 20, Duration.ofSeconds(10)).get();
+      pack[(int) refs.get(2).offset()] ^= 0x5a;
+      store.delete(bad, Duration.ofSeconds(10)).get();
+      store.putIfAbsent(bad, pack, Duration.ofSeconds(10)).get();
+    }
+    Result r = cli("scan", "--config", file(config), "--topics", topic, "--json");
+    assertThat(r.code).as(r.err).isEqualTo(ExitCodes.UNHEALTHY);
+    assertThat(r.out).contains("\"refs\":5", "\"redeemed\":3", "\"dangling\":1", "\"corrupt\":1",
+        "\"complete\":true", refs.get(1).claimId().toString(), refs.get(2).claimId().toString());
+
+    Result inspect = cli("inspect", HexFormat.of().formatHex(RefCodec.encode(refs.get(0))),
+        "--config", file(config), "--redeem", "--json");
+    assertThat(inspect.code).as(inspect.err).isEqualTo(ExitCodes.OK);
+    assertThat(inspect.out).contains("\"tenant\":\"" + tenant + "\"", "\"redeemed\":true",
+        "\"answered_by\"", key(refs.get(0)));
+  }
+
+  @Test
+  void gcDryRunThenDeleteThenStoreDownExitsNonZeroDeletingNothing() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("gc");
+    EmbeddedKafka.shared().createTopic(topic, 1);
+    Map<String, Object> config = config(tenant);
+    ClaimRef kept;
+    ClaimRef orphan;
+    ClaimRef orphan2;
+    try (ClaimCheck cc = ClaimCheck.open(config)) {
+      kept = cc.checkIn(payload(1));
+      orphan = cc.checkIn(payload(2));
+      orphan2 = cc.checkIn(payload(3));
+      send(topic, RefCodec.encode(kept));
+    }
+    String file = file(config);
+
+    Result tooShort = cli("gc", "--config", file, "--topics", topic, "--grace", "5m");
+    assertThat(tooShort.code).isEqualTo(ExitCodes.USAGE);
+    assertThat(tooShort.err).contains("under the minimum of 10 minutes");
+
+    GcCommand.clock = Clock.offset(Clock.systemUTC(), Duration.ofHours(2));
+    try {
+      Result dry = cli("gc", "--config", file, "--topics", topic, "--json");
+      assertThat(dry.code).as(dry.err).isEqualTo(ExitCodes.OK);
+      assertThat(dry.out).contains("\"dry_run\":true", "\"scanned_records\":1", "\"live_packs\":1",
+          "\"deletable_packs\":2", "\"deleted_packs\":0", "\"deletable_bytes\":");
+
+      proxy.down();
+      Result down = cli("gc", "--config", file, "--topics", topic, "--delete", "--json");
+      proxy.up();
+      assertThat(down.code).isEqualTo(ExitCodes.INCOMPLETE);
+      assertThat(down.err).contains("nothing deleted", "could not be listed");
+      assertThat(down.out).contains("\"status\":\"aborted\"", "\"deleted_packs\":0");
+
+      Result del = cli("gc", "--config", file, "--topics", topic, "--delete", "--json");
+      assertThat(del.code).as(del.err).isEqualTo(ExitCodes.OK);
+      assertThat(del.out).contains("\"deleted_packs\":2", key(orphan), key(orphan2));
+    } finally {
+      GcCommand.clock = Clock.systemUTC();
+    }
+    Result du = cli("du", "--config", file, "--tenant", tenant, "--topics", topic, "--json");
+    assertThat(du.code).as(du.err).isEqualTo(ExitCodes.OK);
+    assertThat(du.out).contains("\"tenant\":\"" + tenant + "\"", "\"packs\":1", "\"live_packs\":1");
+  }
+
+  @Test
+  void unknownClaimcheckKeyIsAConfigError() throws Exception {
+    Map<String, Object> config = config(unique("t"));
+    config.put("claimcheck.treshold.bytes", "5");
+    Result r = cli("du", "--config", file(config));
+    assertThat(r.code).isEqualTo(ExitCodes.CONFIG);
+    assertThat(r.err).contains("claimcheck.treshold.bytes", "unknown claimcheck key");
+  }
+
+  @Test
+  void theBuiltJarRunsAsAProcess() throws Exception {
+    Path jar = Path.of("target", "claimcheck-cli.jar");
+    assertThat(jar).exists();
+    Process p = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+        jar.toString(), "lifecycle", "--json").redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(out.trim()).startsWith("{\"Rules\":[").contains(
+        "\"AbortIncompleteMultipartUpload\":{\"DaysAfterInitiation\":1}").doesNotContain(
+        "Expiration");
+  }
+
+  // --- helpers
+
+  private record Result(int code, String out, String err) {}
+
+  private static Result cli(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = ClaimCheckCli.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8), args);
+    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private String file(Map<String, Object> config) throws Exception {
+    Path f = Files.createTempFile(dir, "claimcheck", ".properties");
+    StringBuilder sb = new StringBuilder();
+    config.forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+    sb.append("bootstrap.servers=").append(EmbeddedKafka.shared().bootstrapServers()).append('\n');
+    Files.writeString(f, sb.toString());
+    return f.toString();
+  }
+
+  private static Map<String, Object> config(String tenant) {
+    Map<String, Object> m = new HashMap<>();
+    m.put("claimcheck.stores", "s3://" + bucket);
+    m.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
+    m.put("claimcheck.s3.region", EmbeddedS3.shared().region());
+    m.put("claimcheck.s3.path.style.access", "true");
+    m.put("claimcheck.s3.access.key.id", EmbeddedS3.shared().accessKey());
+    m.put("claimcheck.s3.secret.access.key", EmbeddedS3.shared().secretKey());
+    m.put("claimcheck.tenant", tenant);
+    return m;
+  }
+
+  private static String key(ClaimRef ref) {
+    return KeyLayout.FLAT.key(ref.tenant().value(), ref.packId().value());
+  }
+
+  private static void send(String topic, byte[] ref) throws Exception {
+    ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, null, ref);
+    r.headers().add("ankusa.claimcheck.value", new byte[] {'1'});
+    producer.send(r).get(30, TimeUnit.SECONDS);
+  }
+
+  private static byte[] payload(int i) {
+    return ("cli-payload-" + i + "-" + "y".repeat(200)).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String unique(String prefix) {
+    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+}

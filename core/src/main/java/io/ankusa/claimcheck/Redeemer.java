@@ -1,0 +1,176 @@
+package io.ankusa.claimcheck;
+
+import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
+import io.ankusa.claimcheck.placement.ClaimStores;
+import io.ankusa.claimcheck.reader.FetchKey;
+import io.ankusa.claimcheck.reader.ReadException;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.CorruptPackException;
+import io.ankusa.claimcheck.ref.Packs;
+import io.ankusa.claimcheck.store.StoreException;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+
+/**
+ * Redeems refs through the shared reader, giving a final answer only when a second look agrees;
+ * thread-safe (it keeps no state of its own between redeems).
+ *
+ * <p>Invariants: the fetch function handed to the reader verifies the stored bytes against the
+ * ref's length and CRC32C before it answers, so the reader only ever caches verified bytes; a bad
+ * answer completes the fetch exceptionally with {@code CORRUPT}, which the reader delivers
+ * unchanged and does not cache. Every answer the reader gives (cache hits included) is verified
+ * again against this caller's ref. {@code CORRUPT} and {@code NOT_FOUND} are given only after a
+ * second look straight at the store set (bypassing the reader's cache and coalescing) answers
+ * the same; a good second look returns its bytes; any other second look is {@code
+ * UNAVAILABLE}. An {@link Error} is never translated: it completes the redeem as itself.
+ */
+final class Redeemer {
+
+  private final Runtimes.Runtime rt;
+  private final Ticker ticker;
+  private final long searchNanos;
+
+  Redeemer(Runtimes.Runtime rt, Ticker ticker, long searchNanos) {
+    this.rt = rt;
+    this.ticker = ticker;
+    this.searchNanos = searchNanos;
+  }
+
+  /** Redeems {@code ref} by {@code deadlineNanos}; the future fails with a failure or an Error. */
+  CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos) {
+    String t = ref.tenant().value();
+    long packId = ref.packId().value();
+    CompletableFuture<byte[]> raw;
+    try {
+      raw = rt.reader.fetch(FetchKey.range(t, ref.packId().hex(), ref.offset(), ref.length()),
+          rt.stores.home(packId),
+          // The store search has its own deadline, not this caller's: a request that outlives
+          // its callers runs to the end and fills the cache, so the caller's retry finds it.
+          () -> search(ref, ticker.read() + searchNanos).thenApply(bytes -> {
+            check(ref, bytes); // before the reader caches it
+            return bytes;
+          }),
+          deadlineNanos);
+    } catch (RuntimeException e) {
+      raw = CompletableFuture.failedFuture(e);
+    }
+    return raw.handle((bytes, error) -> error == null
+        ? answered(ref, bytes, deadlineNanos)
+        : failed(ref, error, deadlineNanos)).thenCompose(Function.identity());
+  }
+
+  private CompletableFuture<byte[]> search(ClaimRef ref, long deadline) {
+    return rt.stores.read(ref.tenant().value(), ref.packId().value(), ref.offset(), ref.length(),
+        deadline).thenApply(ClaimStores.Located::bytes);
+  }
+
+  private CompletableFuture<byte[]> answered(ClaimRef ref, byte[] bytes, long deadline) {
+    try {
+      check(ref, bytes);
+    } catch (ClaimCheckFailure corrupt) {
+      // Bytes the reader holds for this range that are not this ref's (another ref naming the
+      // same range, or a reader that cached before verifying): ask the stores themselves.
+      return secondLook(ref, Reason.CORRUPT, corrupt.getMessage(), deadline);
+    }
+    return CompletableFuture.completedFuture(Engine.verified(ref, bytes));
+  }
+
+  private CompletableFuture<byte[]> failed(ClaimRef ref, Throwable error, long deadline) {
+    Throwable e = unwrap(error);
+    if (e instanceof Error err) {
+      return CompletableFuture.failedFuture(err);
+    }
+    if (e instanceof ClaimCheckFailure f) {
+      return f.reason() == Reason.CORRUPT
+          ? secondLook(ref, Reason.CORRUPT, f.getMessage(), deadline)
+          : CompletableFuture.failedFuture(f);
+    }
+    if (e instanceof ReadException r) {
+      return CompletableFuture.failedFuture(new ClaimCheckFailure(Reason.UNAVAILABLE,
+          claim(ref) + "read " + r.reason().name().toLowerCase(Locale.ROOT), r));
+    }
+    StoreException s = StoreException.of(e);
+    if (s.kind() == StoreException.Kind.NOT_FOUND) {
+      return secondLook(ref, Reason.NOT_FOUND, s.getMessage(), deadline);
+    }
+    return CompletableFuture.failedFuture(
+        new ClaimCheckFailure(Reason.UNAVAILABLE, claim(ref) + s.getMessage(), s));
+  }
+
+  /**
+   * Searches the stores once more for {@code ref}, straight (no cache, no coalescing), after the
+   * first look answered {@code first}: only the same answer again is final.
+   */
+  private CompletableFuture<byte[]> secondLook(
+      ClaimRef ref, Reason first, String firstMessage, long deadline) {
+    if (deadline - ticker.read() <= 0) {
+      return CompletableFuture.failedFuture(new ClaimCheckFailure(Reason.UNAVAILABLE, claim(ref)
+          + "the first look answered " + firstMessage + "; the deadline passed before the second"
+          + " look a final answer needs", null));
+    }
+    CompletableFuture<byte[]> again;
+    try {
+      again = search(ref, deadline);
+    } catch (RuntimeException e) {
+      again = CompletableFuture.failedFuture(e);
+    }
+    return again.handle((bytes, error) -> {
+      if (error != null) {
+        Throwable e = unwrap(error);
+        if (e instanceof Error err) {
+          throw err;
+        }
+        StoreException s = StoreException.of(e);
+        if (first == Reason.NOT_FOUND && s.kind() == StoreException.Kind.NOT_FOUND) {
+          throw new ClaimCheckFailure(Reason.NOT_FOUND, claim(ref) + s.getMessage()
+              + " (asked twice)", s);
+        }
+        throw new ClaimCheckFailure(Reason.UNAVAILABLE, claim(ref) + "the first look answered "
+            + firstMessage + "; the second look: " + s.getMessage(), s);
+      }
+      try {
+        check(ref, bytes);
+      } catch (ClaimCheckFailure mismatch) {
+        if (first == Reason.CORRUPT) {
+          throw new ClaimCheckFailure(Reason.CORRUPT, claim(ref) + mismatch.getCause().getMessage()
+              + " (read twice, the second time past the cache)", mismatch.getCause());
+        }
+        throw new ClaimCheckFailure(Reason.UNAVAILABLE, claim(ref) + "the stores answered "
+            + firstMessage + ", then bytes that do not match: answers disagree", mismatch);
+      }
+      return Engine.verified(ref, bytes);
+    });
+  }
+
+  /** Throws {@code CORRUPT} unless {@code stored} has the ref's length and CRC32C. */
+  static void check(ClaimRef ref, byte[] stored) {
+    try {
+      Packs.checkClaim(ref, stored);
+    } catch (CorruptPackException e) {
+      throw new ClaimCheckFailure(Reason.CORRUPT, claim(ref) + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The failure behind {@code t}: unwraps completion and execution wrappers, and a {@code
+   * StoreException} that only wraps a claim-check failure or an {@link Error} (what a reader
+   * that predates passing such failures through made of them).
+   */
+  static Throwable unwrap(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null && (c instanceof CompletionException
+        || c instanceof ExecutionException
+        || (c instanceof StoreException s && s.kind() == StoreException.Kind.UNAVAILABLE
+            && (s.getCause() instanceof ClaimCheckFailure || s.getCause() instanceof Error)))) {
+      c = c.getCause();
+    }
+    return c;
+  }
+
+  static String claim(ClaimRef ref) {
+    return "claim " + ref.tenant().value() + "/" + ref.claimId() + ": ";
+  }
+}

@@ -1,0 +1,38 @@
+package io.ankusa.claimcheck.collect;
+
+import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.store.ClaimStore;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The garbage collector of a tenant's packs: a mark and sweep over the in-scope topics and every
+ * store; implementations are thread-safe, but runs of one tenant must not overlap.
+ *
+ * <p>A run notes T0 and every in-scope partition's end offset; reads each partition from its log
+ * start to that offset (uncommitted records included) and marks every pack of the tenant a key or
+ * value ref names; lists the tenant's packs in every store at both key layouts; and deletes, in
+ * bounded batches, only the unmarked packs a store says were written before T0 minus the grace.
+ * It deletes nothing when a partition could not be read to its end, a store could not be listed,
+ * no topic matched, a ref of an unknown version was found, or the matched partitions changed
+ * during the run. Deleting is idempotent, so an interrupted run is finished by running again.
+ */
+public interface Collector {
+
+  /**
+   * Runs once with {@code options} (a dry run unless {@link GcOptions#delete()}); blocks until
+   * done. Never throws for a store or Kafka failure: the report says what happened.
+   */
+  GcReport run(GcOptions options, Progress progress);
+
+  /**
+   * Returns a collector reading Kafka with client settings {@code kafkaConfig} ({@code
+   * bootstrap.servers} and security) over {@code stores} (index = store index; the caller closes
+   * them), taking T0 from {@code clock} and timing stalls on {@code ticker}.
+   */
+  static Collector create(
+      Map<String, ?> kafkaConfig, List<ClaimStore> stores, Clock clock, Ticker ticker) {
+    return new MarkAndSweep(new LogScanner(kafkaConfig, ticker), stores, clock, ticker);
+  }
+}

@@ -1,0 +1,334 @@
+package io.ankusa.claimcheck.collect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.config.StoreFactory;
+import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.RefCodec;
+import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.testkit.EmbeddedKafka;
+import io.ankusa.claimcheck.testkit.EmbeddedS3;
+import io.ankusa.claimcheck.testkit.FaultProxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The collector against a real KRaft broker and S3Proxy (through the fault proxy): the issue's
+ * cases, each on its own tenant and topics. Time is moved by giving the collector a clock that
+ * reads later, never by sleeping through a grace.
+ */
+class CollectorIT {
+
+  private static final Clock LATER = Clock.offset(Clock.systemUTC(), Duration.ofHours(2));
+
+  private static FaultProxy proxy;
+  private static String bucket;
+  private static Admin admin;
+  private static KafkaProducer<byte[], byte[]> producer;
+
+  private final List<AutoCloseable> closing = new ArrayList<>();
+
+  @BeforeAll
+  static void start() {
+    bucket = EmbeddedS3.shared().createBucket(unique("gc"));
+    proxy = FaultProxy.inFrontOf(EmbeddedS3.shared());
+    admin = Admin.create(Map.of("bootstrap.servers", EmbeddedKafka.shared().bootstrapServers()));
+    Map<String, Object> p = new HashMap<>();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers());
+    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    producer = new KafkaProducer<>(p);
+  }
+
+  @AfterEach
+  void closeAll() throws Exception {
+    proxy.clear();
+    for (AutoCloseable c : closing) {
+      c.close();
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    producer.close();
+    admin.close();
+    proxy.close();
+  }
+
+  @Test
+  void deleteRecordsFreesExactlyTheirPacksAndTheRestStillRedeem() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("orders");
+    createTopic(topic, 1, "delete");
+    ClaimCheck flat = claimCheck(tenant, "flat");
+    ClaimCheck sharded = claimCheck(tenant, "sharded");
+    List<ClaimRef> refs = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      ClaimRef ref = (i % 2 == 0 ? flat : sharded).checkIn(payload(i));
+      refs.add(ref);
+      send(topic, null, RefCodec.encode(ref), null, false);
+    }
+    ClaimRef keyRef = flat.checkInKey(payload(99));
+    send(topic, RefCodec.encode(keyRef), "inline".getBytes(StandardCharsets.UTF_8), null, true);
+    admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(3)))
+        .all().get(30, TimeUnit.SECONDS);
+
+    GcReport dry = run(tenant, topic, Clock.systemUTC(), false);
+    assertThat(dry.status()).isEqualTo(GcReport.Status.OK);
+    assertThat(dry.deletable()).as("within the grace nothing is deletable").isEmpty();
+    assertThat(dry.youngPacks()).isEqualTo(3);
+
+    GcReport report = run(tenant, topic, LATER, true);
+    assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
+    assertThat(report.scannedRecords()).isEqualTo(4);
+    assertThat(report.livePacks()).isEqualTo(4);
+    assertThat(report.listedPacks()).isEqualTo(7);
+    assertThat(packIds(report.deleted()))
+        .containsExactlyInAnyOrderElementsOf(packIds(refs.subList(0, 3)));
+    assertThat(report.deleted()).anySatisfy(p -> assertThat(p.key()).matches(".*/../.{16}"));
+    ClaimStore store = stores(tenant).get(0);
+    for (ClaimRef gone : refs.subList(0, 3)) {
+      assertThat(exists(store, gone)).isFalse();
+    }
+    for (ClaimRef kept : refs.subList(3, 6)) {
+      assertThat(flat.redeem(kept, deadline(flat)).get()).isEqualTo(payload(refs.indexOf(kept)));
+    }
+    assertThat(flat.redeem(keyRef, deadline(flat)).get()).isEqualTo(payload(99));
+  }
+
+  @Test
+  void compactedTopicWithSeveralValuesPerKeyKeepsEveryPack() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("app-store-changelog");
+    createTopic(topic, 2, "compact");
+    ClaimCheck cc = claimCheck(tenant, "flat");
+    for (int i = 0; i < 9; i++) {
+      send(topic, ("k" + (i % 3)).getBytes(StandardCharsets.UTF_8),
+          RefCodec.encode(cc.checkIn(payload(i))), null, true);
+    }
+    GcReport report = run(tenant, topic, LATER, true);
+    assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
+    assertThat(report.livePacks()).isEqualTo(9);
+    assertThat(report.deletable()).isEmpty();
+    assertThat(report.deleted()).isEmpty();
+  }
+
+  @Test
+  void recordWithATimestampYearsAgoKeepsItsPack() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("events");
+    createTopic(topic, 1, "delete");
+    ClaimCheck cc = claimCheck(tenant, "flat");
+    ClaimRef old = cc.checkIn(payload(1));
+    send(topic, null, RefCodec.encode(old), Instant.parse("2015-01-01T00:00:00Z").toEpochMilli(),
+        false);
+    GcReport report = run(tenant, topic, LATER, true);
+    assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
+    assertThat(report.livePacks()).isEqualTo(1);
+    assertThat(report.deleted()).isEmpty();
+    assertThat(cc.redeem(old, deadline(cc)).get()).isEqualTo(payload(1));
+  }
+
+  @Test
+  void unreferencedPackIsCollectedOnlyOnceTheGracePassed() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("sends");
+    createTopic(topic, 1, "delete");
+    ClaimCheck cc = claimCheck(tenant, "flat");
+    ClaimRef orphan = cc.checkIn(payload(7)); // the send failed after the upload
+    ClaimRef sent = cc.checkIn(payload(8));
+    send(topic, null, RefCodec.encode(sent), null, false);
+
+    GcReport early = run(tenant, topic, Clock.systemUTC(), true);
+    assertThat(early.deleted()).isEmpty();
+    assertThat(early.youngPacks()).isEqualTo(1);
+    assertThat(exists(stores(tenant).get(0), orphan)).isTrue();
+
+    Clock justBefore = Clock.offset(Clock.systemUTC(), Duration.ofMinutes(50));
+    assertThat(run(tenant, topic, justBefore, true).deleted()).isEmpty();
+
+    GcReport late = run(tenant, topic, LATER, true);
+    assertThat(packIds(late.deleted())).containsExactly(orphan.packId().hex());
+    assertThat(exists(stores(tenant).get(0), orphan)).isFalse();
+    assertThat(exists(stores(tenant).get(0), sent)).isTrue();
+  }
+
+  @Test
+  void packWrittenJustBeforeT0WhoseRecordLandsAfterTheEndOffsetIsKept() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("race");
+    createTopic(topic, 1, "delete");
+    ClaimCheck cc = claimCheck(tenant, "flat");
+    send(topic, null, RefCodec.encode(cc.checkIn(payload(1))), null, false);
+    ClaimRef racing = cc.checkIn(payload(2)); // written just before T0, sent just after
+    Collector collector = Collector.create(kafka(), stores(tenant), Clock.systemUTC(), Ticker.system());
+    GcOptions options = GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
+        .withGrace(GcOptions.MIN_GRACE, false).withDelete(true);
+    GcReport report = collector.run(options, new Progress() {
+      @Override
+      public void endOffsetsNoted(LogScanner.Snapshot snapshot) {
+        send(topic, null, RefCodec.encode(racing), null, false);
+      }
+    });
+    assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
+    assertThat(report.scannedRecords()).as("the record past the end offset is not read").isEqualTo(1);
+    assertThat(report.youngPacks()).isEqualTo(1);
+    assertThat(report.deleted()).isEmpty();
+    assertThat(cc.redeem(racing, deadline(cc)).get()).isEqualTo(payload(2));
+  }
+
+  @Test
+  void storeDownDuringTheRunDeletesNothing() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("down");
+    createTopic(topic, 1, "delete");
+    ClaimCheck cc = claimCheck(tenant, "flat");
+    ClaimRef orphan = cc.checkIn(payload(3));
+    List<ClaimStore> stores = stores(tenant);
+    proxy.down();
+    GcReport report = Collector.create(kafka(), stores, LATER, Ticker.system())
+        .run(GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic))).withDelete(true)
+            .withTimeouts(Duration.ofMinutes(1), Duration.ofSeconds(3)), Progress.NONE);
+    proxy.up();
+    assertThat(report.status()).isEqualTo(GcReport.Status.ABORTED);
+    assertThat(report.message()).contains("nothing deleted", "store 0", "could not be listed");
+    assertThat(report.deleted()).isEmpty();
+    assertThat(exists(stores.get(0), orphan)).isTrue();
+  }
+
+  @Test
+  void noMatchingTopicDeletesNothing() {
+    String tenant = unique("t");
+    GcReport report = Collector.create(kafka(), stores(tenant), LATER, Ticker.system())
+        .run(GcOptions.of(tenant, Pattern.compile("no-such-topic-" + tenant)).withDelete(true),
+            Progress.NONE);
+    assertThat(report.status()).isEqualTo(GcReport.Status.ABORTED);
+    assertThat(report.message()).contains("no topic matches");
+  }
+
+  // --- helpers
+
+  private GcReport run(String tenant, String topic, Clock clock, boolean delete) {
+    return Collector.create(kafka(), stores(tenant), clock, Ticker.system())
+        .run(GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic))).withDelete(delete),
+            Progress.NONE);
+  }
+
+  private Map<String, Object> config(String tenant, String layout) {
+    Map<String, Object> m = new HashMap<>();
+    m.put("claimcheck.stores", "s3://" + bucket);
+    m.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
+    m.put("claimcheck.s3.region", EmbeddedS3.shared().region());
+    m.put("claimcheck.s3.path.style.access", "true");
+    m.put("claimcheck.s3.access.key.id", EmbeddedS3.shared().accessKey());
+    m.put("claimcheck.s3.secret.access.key", EmbeddedS3.shared().secretKey());
+    m.put("claimcheck.tenant", tenant);
+    m.put("claimcheck.key.layout", layout);
+    m.put("claimcheck.threshold.bytes", "1");
+    return m;
+  }
+
+  private ClaimCheck claimCheck(String tenant, String layout) {
+    ClaimCheck cc = ClaimCheck.open(config(tenant, layout));
+    closing.add(cc);
+    return cc;
+  }
+
+  private List<ClaimStore> stores(String tenant) {
+    List<ClaimStore> stores = new ArrayList<>();
+    for (StoreSpec spec : new ClaimCheckConfig(config(tenant, "flat")).stores()) {
+      ClaimStore s = StoreFactory.open(spec);
+      closing.add(s);
+      stores.add(s);
+    }
+    return stores;
+  }
+
+  private static Map<String, Object> kafka() {
+    return Map.of("bootstrap.servers", EmbeddedKafka.shared().bootstrapServers());
+  }
+
+  private static void createTopic(String topic, int partitions, String policy) throws Exception {
+    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)
+        .configs(Map.of("cleanup.policy", policy)))).all().get(30, TimeUnit.SECONDS);
+  }
+
+  private static void send(String topic, byte[] key, byte[] value, Long timestamp, boolean keyed) {
+    ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, null, timestamp, key, value);
+    if (key != null && RefCodec.isRef(key)) {
+      r.headers().add("ankusa.claimcheck.key", new byte[] {'1'});
+    }
+    if (value != null && RefCodec.isRef(value)) {
+      r.headers().add("ankusa.claimcheck.value", new byte[] {'1'});
+    }
+    try {
+      producer.send(r).get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static boolean exists(ClaimStore store, ClaimRef ref) throws Exception {
+    for (KeyLayout l : KeyLayout.values()) {
+      try {
+        store.getRange(l.key(ref.tenant().value(), ref.packId().value()), 0, 1,
+            Duration.ofSeconds(10)).get();
+        return true;
+      } catch (ExecutionException e) {
+        if (StoreException.of(e).kind() != StoreException.Kind.NOT_FOUND) {
+          throw e;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static Set<String> packIds(List<?> packsOrRefs) {
+    return packsOrRefs.stream()
+        .map(o -> o instanceof StoredPack p ? p.packId().hex() : ((ClaimRef) o).packId().hex())
+        .collect(Collectors.toSet());
+  }
+
+  private static long deadline(ClaimCheck cc) {
+    return cc.ticker().read() + TimeUnit.SECONDS.toNanos(20);
+  }
+
+  private static byte[] payload(int i) {
+    return ("payload-" + i + "-" + "x".repeat(100 + i)).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String unique(String prefix) {
+    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+}
