@@ -34,6 +34,10 @@ import org.apache.kafka.common.utils.Time;
  * shutdown hook. Or own one: {@code try (EmbeddedKafka kafka = EmbeddedKafka.start()) {...}}. Ports
  * are random free ports on {@code localhost}; every internal topic has replication factor 1 and
  * consumer groups rebalance without the initial delay.
+ *
+ * <p>{@link #stop()} and {@link #restart()} take the broker down and bring it back on the same
+ * ports and log directories, with its data: clients configured with {@link #bootstrapServers()}
+ * reconnect, as they would to a real broker that restarted.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
@@ -41,15 +45,18 @@ public final class EmbeddedKafka implements AutoCloseable {
   private static final Object SHARED_LOCK = new Object();
   private static EmbeddedKafka shared;
 
-  private final KafkaRaftServer server;
   private final Path dir;
+  private final Properties props;
   private final String bootstrapServers;
   private final Admin admin;
+  private KafkaRaftServer server; // null while stopped
   private boolean closed;
 
-  private EmbeddedKafka(KafkaRaftServer server, Path dir, String bootstrapServers, Admin admin) {
+  private EmbeddedKafka(
+      KafkaRaftServer server, Path dir, Properties props, String bootstrapServers, Admin admin) {
     this.server = server;
     this.dir = dir;
+    this.props = props;
     this.bootstrapServers = bootstrapServers;
     this.admin = admin;
   }
@@ -97,7 +104,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                   AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
                   30_000));
       admin.describeCluster().nodes().get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      return new EmbeddedKafka(server, dir, bootstrap, admin);
+      return new EmbeddedKafka(server, dir, props, bootstrap, admin);
     } catch (Exception | LinkageError e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
@@ -138,6 +145,54 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
+  /**
+   * Shuts the broker down (controlled shutdown) and keeps its data: its ports refuse connections
+   * until {@link #restart()}. Does nothing when already stopped.
+   *
+   * @throws IllegalStateException when closed
+   */
+  public synchronized void stop() {
+    requireOpen();
+    KafkaRaftServer s = server;
+    server = null;
+    shutdownQuietly(s);
+  }
+
+  /**
+   * Brings the broker back on the same ports and log directories, with its data (stopping it first
+   * when it runs), and waits until it serves requests again.
+   *
+   * @throws IllegalStateException when closed, or when the broker does not start again
+   */
+  public synchronized void restart() {
+    requireOpen();
+    stop();
+    KafkaRaftServer s = null;
+    try {
+      s = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+      s.startup();
+      admin.describeCluster().nodes().get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      server = s;
+    } catch (Exception | LinkageError e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      shutdownQuietly(s);
+      throw new IllegalStateException("EmbeddedKafka: the broker did not restart: " + e, e);
+    }
+  }
+
+  /** Whether the broker runs (not stopped, not closed). */
+  public synchronized boolean isRunning() {
+    return server != null;
+  }
+
+  private void requireOpen() {
+    if (closed) {
+      throw new IllegalStateException("EmbeddedKafka: closed");
+    }
+  }
+
   /** Stops the broker and deletes its data; idempotent. */
   @Override
   public synchronized void close() {
@@ -147,6 +202,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     closed = true;
     admin.close(Duration.ofSeconds(5));
     shutdownQuietly(server);
+    server = null;
     deleteQuietly(dir);
   }
 

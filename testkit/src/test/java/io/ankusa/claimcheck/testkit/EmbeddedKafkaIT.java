@@ -56,4 +56,39 @@ class EmbeddedKafkaIT {
     assertThat(seen.get(0).value()).isEqualTo("hello");
     assertThat(seen.get(0).partition()).isEqualTo(sent.partition());
   }
+
+  @Test
+  void aRestartedBrokerKeepsItsPortsAndItsData() throws Exception {
+    try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+      kafka.createTopic("testkit-restart", 1);
+      Map<String, Object> producerConfig =
+          Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+      try (KafkaProducer<String, String> producer =
+          new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer())) {
+        producer.send(new ProducerRecord<>("testkit-restart", "k1", "before")).get();
+        kafka.stop();
+        assertThat(kafka.isRunning()).isFalse();
+        kafka.restart();
+        assertThat(kafka.isRunning()).isTrue();
+        // The producer that knew the broker before reconnects to the same address.
+        producer.send(new ProducerRecord<>("testkit-restart", "k2", "after")).get();
+      }
+      List<String> seen = new ArrayList<>();
+      try (KafkaConsumer<String, String> consumer =
+          new KafkaConsumer<>(
+              Map.of(
+                  ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                  ConsumerConfig.GROUP_ID_CONFIG, "testkit-restart",
+                  ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+              new StringDeserializer(),
+              new StringDeserializer())) {
+        consumer.subscribe(List.of("testkit-restart"));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (seen.size() < 2 && System.nanoTime() < deadline) {
+          consumer.poll(Duration.ofMillis(200)).forEach(r -> seen.add(r.value()));
+        }
+      }
+      assertThat(seen).containsExactly("before", "after");
+    }
+  }
 }

@@ -1,0 +1,262 @@
+package io.ankusa.claimcheck.kafka;
+
+import io.ankusa.claimcheck.testkit.EmbeddedKafka;
+import io.ankusa.claimcheck.testkit.Fault;
+import io.ankusa.claimcheck.testkit.FaultProxy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.TreeSet;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+import io.ankusa.claimcheck.ref.PackId;
+import io.ankusa.claimcheck.store.KeyLayout;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+
+/**
+ * The faults of a chaos run and the seeded scheduler that switches them on and off; the scheduler
+ * runs on one thread, the rest is immutable.
+ *
+ * <p>Each {@link Kind} is one line of {@link #KINDS}: it switches a fault on for a set of stores
+ * (one or both) and returns what switches it off. The scheduler draws kinds from a shuffled bag
+ * (every kind once per round, so a short run still sees each), targets, window lengths and gaps
+ * from one {@link Random} seeded by the run's seed: a seed replays the same schedule.
+ */
+final class ChaosFaults {
+
+  /** One store of the run: its name, bucket and the proxy in front of it. */
+  record Store(String name, String bucket, FaultProxy proxy) {}
+
+  /** What a fault needs besides its stores: the broker and a raw client of the S3 server. */
+  record World(EmbeddedKafka kafka, S3AsyncClient rawS3, ChaosLedger ledger,
+      KafkaConsumer<String, byte[]> replay, String topic) {}
+
+  /** Switches a fault on; returns what switches it off, or null when it cannot be on yet. */
+  interface Injector {
+    Runnable on(World world, List<Store> stores, Random random) throws Exception;
+  }
+
+  /** One kind of fault: {@code perStore} kinds hit one store or both, the others the world. */
+  record Kind(String name, boolean perStore, Injector injector) {}
+
+  static final List<Kind> KINDS = List.of(
+      proxy("down", (p, r) -> p.down()),
+      proxy("hang", (p, r) -> p.hang(millis(r, 3_000, 6_000))),
+      proxy("slow", (p, r) -> p.hang(millis(r, 100, 600))),
+      proxy("503-slowdown", (p, r) -> p.throttle503SlowDown(Duration.ofSeconds(1))),
+      proxy("429", (p, r) -> p.throttle429()),
+      proxy("403", (p, r) -> p.forbidden403()),
+      proxy("reset", (p, r) -> p.reset()),
+      proxy("500", (p, r) -> p.inject(Fault.serverError())),
+      proxy("fail-twice-500", (p, r) -> p.failTimes(2, Fault.serverError())),
+      proxy("html-404", (p, r) -> p.inject(Fault.htmlNotFound())),
+      rearmed("corrupt-body", p -> p.failTimes(1, Fault.corruptBody(), "GET")),
+      new Kind("corrupt-object", false, ChaosFaults::corruptObject),
+      new Kind("broker-restart", false, ChaosFaults::restartBroker));
+
+  private ChaosFaults() {}
+
+  /** A persistent proxy fault, switched off by clearing the proxy. */
+  static Kind proxy(String name, BiConsumer<FaultProxy, Random> on) {
+    return new Kind(name, true, (w, stores, r) -> {
+      stores.forEach(s -> on.accept(s.proxy(), r));
+      return () -> stores.forEach(s -> s.proxy().clear());
+    });
+  }
+
+  /** A one-shot proxy fault (fail-n-times) armed again every second of its window. */
+  static Kind rearmed(String name, Consumer<FaultProxy> arm) {
+    return new Kind(name, true, (w, stores, r) -> {
+      java.util.concurrent.ScheduledExecutorService timer =
+          java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+      timer.scheduleWithFixedDelay(
+          () -> stores.forEach(s -> arm.accept(s.proxy())), 0, 1, TimeUnit.SECONDS);
+      return () -> {
+        timer.shutdownNow();
+        stores.forEach(s -> s.proxy().clear());
+      };
+    });
+  }
+
+  static Duration millis(Random r, int min, int max) {
+    return Duration.ofMillis(min + r.nextInt(max - min + 1));
+  }
+
+  /**
+   * Overwrites the pack of one record already read (seeded choice among the older half, so the
+   * reader's cache has likely dropped it) directly in the S3 server, not through the proxy, with
+   * one byte flipped in the middle; reads the record once through the product while it is
+   * corrupted, and when switched off puts the original back and reads it until it comes back
+   * byte-identical. The window is logged per pack, for reconciling CORRUPT answers.
+   */
+  static Runnable corruptObject(World w, List<Store> all, Random r) {
+    List<Long> known = new ArrayList<>(new TreeSet<>(w.ledger().packs.keySet()));
+    known.retainAll(w.ledger().positions.keySet());
+    if (known.size() < 2) {
+      return null; // nothing read yet: the scheduler tries again later
+    }
+    long id = known.get(r.nextInt(known.size() / 2));
+    String pack = w.ledger().packs.get(id);
+    String key = KeyLayout.FLAT.key("chaos", PackId.parseHex(pack).value());
+    // A pack can be in both stores: a write that hung on one store still lands there after the
+    // failover wrote it to the other. Corrupt every copy, or a read would just find the other.
+    List<Store> holding = new ArrayList<>();
+    for (Store s : all) {
+      try {
+        w.rawS3().headObject(b -> b.bucket(s.bucket()).key(key)).join();
+        holding.add(s);
+      } catch (RuntimeException notHere) {
+        // the next store
+      }
+    }
+    if (holding.isEmpty()) {
+      w.ledger().fault("harness-error", "corrupt-object: no store holds " + key);
+      return () -> {};
+    }
+    List<byte[]> originals = new ArrayList<>();
+    for (Store t : holding) {
+      originals.add(w.rawS3().getObject(b -> b.bucket(t.bucket()).key(key),
+          AsyncResponseTransformer.toBytes()).join().asByteArray());
+    }
+    String names = holding.stream().map(Store::name).collect(Collectors.joining("+"));
+    ChaosLedger.Window window = w.ledger().corrupting(pack, names);
+    for (int i = 0; i < holding.size(); i++) {
+      byte[] altered = originals.get(i).clone();
+      altered[altered.length / 2] ^= (byte) 0x5A;
+      put(w, holding.get(i), key, altered);
+    }
+    for (Store t : holding) { // the altered bytes are what the S3 server now serves
+      byte[] now = w.rawS3().getObject(b -> b.bucket(t.bucket()).key(key),
+          AsyncResponseTransformer.toBytes()).join().asByteArray();
+      if (java.util.Arrays.equals(now, originals.get(holding.indexOf(t)))) {
+        w.ledger().fault("harness-error", "corrupt-object: " + t.name() + " still serves the "
+            + "original " + key);
+      }
+    }
+    w.ledger().fault("corrupt-object", "corrupt-object: record " + id + ", " + names + " "
+        + key + " (" + originals.get(0).length + " bytes)");
+    long gets = all.stream().mapToLong(st -> st.proxy().requestCount("GET")).sum();
+    replay(w, id, false);
+    long storeGets = all.stream().mapToLong(st -> st.proxy().requestCount("GET")).sum() - gets;
+    ChaosLedger.count(w.ledger().replays, "store GETs while corrupted " + storeGets);
+    return () -> {
+      for (int i = 0; i < holding.size(); i++) {
+        put(w, holding.get(i), key, originals.get(i));
+      }
+      window.end = System.nanoTime();
+      replay(w, id, true);
+    };
+  }
+
+  /**
+   * Reads record {@code id} of the input topic through the product's deserializer: once (while
+   * its object is corrupted), or until it arrives (after the restore; not within 20 s is a
+   * violation). Every outcome is counted; a value that arrives is verified byte for byte.
+   */
+  private static void replay(World w, long id, boolean untilRead) {
+    String phase = untilRead ? "after restore" : "while corrupted";
+    long[] pos = w.ledger().positions.get(id);
+    TopicPartition tp = new TopicPartition(w.topic(), (int) pos[0]);
+    KafkaConsumer<String, byte[]> c = w.replay();
+    c.assign(List.of(tp));
+    c.seek(tp, pos[1]);
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(untilRead ? 20 : 4);
+    while (System.nanoTime() < until) {
+      try {
+        for (ConsumerRecord<String, byte[]> rec : c.poll(Duration.ofMillis(200))) {
+          if (rec.offset() == pos[1]) {
+            ChaosLedger.count(w.ledger().replays, phase + " read");
+            w.ledger().consumed("replay", id, rec.value());
+            return;
+          }
+        }
+      } catch (RecordDeserializationException e) {
+        ClaimCheckException claim = ClaimCheckDeserializationExceptionHandler.claimFailure(e);
+        ChaosLedger.count(w.ledger().replays, phase + " " + (claim == null ? e : claim.reason()));
+        if (!untilRead) {
+          return;
+        }
+        c.seek(tp, pos[1]);
+        LockSupport.parkNanos(200_000_000L);
+      }
+    }
+    ChaosLedger.count(w.ledger().replays, phase + " no answer");
+    if (untilRead) {
+      w.ledger().unreadableAfterRestore.add("record " + id + " (pack " + w.ledger().packs.get(id)
+          + ") not read within 20 s of its restore");
+    }
+  }
+
+  private static void put(World w, Store store, String key, byte[] bytes) {
+    w.rawS3().putObject(b -> b.bucket(store.bucket()).key(key), AsyncRequestBody.fromBytes(bytes))
+        .join();
+  }
+
+  static Runnable restartBroker(World w, List<Store> all, Random r) {
+    w.kafka().stop();
+    return w.kafka()::restart;
+  }
+
+  /**
+   * Runs the schedule until {@code untilNanos}: gap, fault on, window, fault off, and again. Returns
+   * with every fault off (the broker up, every proxy cleared), also when interrupted.
+   */
+  static void run(World w, List<Store> stores, List<Kind> kinds, Random r, long untilNanos) {
+    List<Kind> bag = new ArrayList<>();
+    try {
+      while (System.nanoTime() < untilNanos && !Thread.currentThread().isInterrupted()) {
+        Thread.sleep(300 + r.nextInt(1200));
+        if (bag.isEmpty()) {
+          bag.addAll(kinds);
+          Collections.shuffle(bag, r);
+        }
+        Kind kind = bag.remove(bag.size() - 1);
+        List<Store> targets = kind.perStore() ? targets(stores, r) : stores;
+        long window = 800 + r.nextInt(3200);
+        Runnable off;
+        try {
+          off = kind.injector().on(w, targets, r);
+        } catch (Exception e) {
+          w.ledger().fault("harness-error", kind.name() + " could not be switched on: " + e);
+          continue;
+        }
+        if (off == null) {
+          bag.add(0, kind); // not yet: drawn again last in this round
+          continue;
+        }
+        if (!kind.name().equals("corrupt-object")) {
+          w.ledger().fault(kind.name(), kind.name() + (kind.perStore() ? " on "
+              + targets.stream().map(Store::name).collect(Collectors.joining("+")) : "")
+              + " for " + window + " ms");
+        }
+        try {
+          Thread.sleep(window);
+        } finally {
+          off.run();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      stores.forEach(s -> s.proxy().clear());
+      if (!w.kafka().isRunning()) {
+        w.kafka().restart();
+      }
+    }
+  }
+
+  private static List<Store> targets(List<Store> stores, Random r) {
+    return r.nextInt(4) == 0 ? stores : List.of(stores.get(r.nextInt(stores.size())));
+  }
+}

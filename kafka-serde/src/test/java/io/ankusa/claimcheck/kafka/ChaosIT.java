@@ -1,0 +1,402 @@
+package io.ankusa.claimcheck.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.cache.ClaimCache;
+import io.ankusa.claimcheck.reader.StoreStats;
+import io.ankusa.claimcheck.testkit.EmbeddedKafka;
+import io.ankusa.claimcheck.testkit.EmbeddedS3;
+import io.ankusa.claimcheck.testkit.FaultProxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+
+/**
+ * A seeded chaos run: producers, a plain consumer group and an exactly-once Streams app work on a
+ * real KRaft broker and two S3 stores (two buckets of one S3Proxy, each behind its own fault proxy)
+ * while {@link ChaosFaults} switches faults on and off; then the invariants are checked and the
+ * figures printed. {@code -Dchaos.seed} replays a schedule; {@code -Dchaos.minutes} and {@code
+ * -Dchaos.records} make the run longer.
+ */
+class ChaosIT {
+
+  private static final long MAX_POLL_INTERVAL_MS = 10_000;
+  private static final long CACHE_MAX_BYTES = 4L << 20;
+  static final String IN = "chaos-in";
+  private static final String OUT = "chaos-out";
+  private static final String DLQ = "chaos-dlq";
+
+  @TempDir Path stateDir;
+
+  @Test
+  void everyRecordArrivesByteIdenticalWhileStoresAndTheBrokerMisbehave() throws Exception {
+    long seed = longProperty("chaos.seed", new SecureRandom().nextLong());
+    double minutes = doubleProperty("chaos.minutes", 0.85);
+    long records = longProperty("chaos.records", Math.round(400 * minutes));
+    System.out.printf("CHAOS seed=%d minutes=%s records=%d (replay: -Dchaos.seed=%d)%n",
+        seed, minutes, records, seed);
+    ChaosLedger ledger = new ChaosLedger(seed);
+    ChaosLedger.current = ledger;
+    EmbeddedS3 s3 = EmbeddedS3.shared();
+    String bucketA = s3.createBucket("chaos-a-" + Long.toHexString(seed));
+    String bucketB = s3.createBucket("chaos-b-" + Long.toHexString(seed));
+    ExecutorService threads = Executors.newCachedThreadPool();
+    AtomicBoolean stop = new AtomicBoolean();
+    KafkaStreams streams = null;
+    try (EmbeddedKafka kafka = EmbeddedKafka.start();
+        FaultProxy proxyA = FaultProxy.inFrontOf(s3);
+        FaultProxy proxyB = FaultProxy.inFrontOf(s3);
+        S3AsyncClient raw = rawClient(s3)) {
+      kafka.createTopic(IN, 4);
+      kafka.createTopic(OUT, 4);
+      kafka.createTopic(DLQ, 1);
+      Map<String, Object> cc = claimCheck(s3, proxyA, bucketA, proxyB, bucketB);
+      List<ChaosFaults.Store> stores = List.of(
+          new ChaosFaults.Store("A", bucketA, proxyA), new ChaosFaults.Store("B", bucketB, proxyB));
+      try (ClaimCheck probe = ClaimCheck.open(cc)) { // shares the clients' reader
+        ClaimCache<?> cache = ChaosRecorders.cacheOf(probe.reader());
+        streams = streams(kafka, cc, ledger);
+        streams.start();
+        long start = System.nanoTime();
+        long chaosNanos = (long) (minutes * 60e9);
+        long spacing = (long) (chaosNanos * 0.85 / Math.max(1, records));
+        AtomicLong next = new AtomicLong();
+        List<Future<?>> producers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+          producers.add(threads.submit(() -> ChaosClients.produce(producer(kafka, cc), IN, ledger,
+              next, records, id -> start + id * spacing, stop)));
+        }
+        List<Future<?>> consumers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+          consumers.add(threads.submit(() -> ChaosClients.consume(consumer(kafka, cc, "chaos-plain"),
+              IN, "plain", ledger, MAX_POLL_INTERVAL_MS, stop)));
+        }
+        Map<String, Object> outConfig = consumer(kafka, cc, "chaos-out");
+        outConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumers.add(threads.submit(() -> ChaosClients.consume(outConfig, OUT, "streams-out",
+            ledger, MAX_POLL_INTERVAL_MS, stop)));
+        threads.submit(() -> {
+          while (!stop.get()) {
+            ledger.maxCacheBytes.accumulateAndGet(cache.weightedSize(), Math::max);
+            sleepQuietly(100);
+          }
+        });
+
+        Map<String, Object> replayConfig = consumer(kafka, cc, null);
+        replayConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        replayConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1); // redeem the one record only
+        try (KafkaConsumer<String, byte[]> replay = new KafkaConsumer<>(replayConfig)) {
+          ChaosFaults.World world = new ChaosFaults.World(kafka, raw, ledger, replay, IN);
+          ChaosFaults.run(world, stores, ChaosFaults.KINDS, new Random(seed), start + chaosNanos);
+        }
+        long chaosOver = System.nanoTime();
+        for (Future<?> p : producers) {
+          p.get(2, TimeUnit.MINUTES);
+        }
+        long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(45 + records / 10);
+        while (System.nanoTime() < drainUntil && !complete(ledger)) {
+          Thread.sleep(200);
+        }
+        long drained = System.nanoTime();
+
+        // Clients still up and idle: every permit given back, nothing running or queued.
+        int admitted = -1;
+        Map<Integer, StoreStats> stats = Map.of();
+        long settleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        do {
+          Thread.sleep(200);
+          admitted = probe.reader().admitted();
+          stats = probe.reader().stats();
+        } while (System.nanoTime() < settleUntil && !(admitted == 0 && idle(stats)));
+        ledger.maxCacheBytes.accumulateAndGet(cache.weightedSize(), Math::max);
+
+        stop.set(true);
+        streams.close(Duration.ofSeconds(30));
+        for (Future<?> c : consumers) {
+          c.get(1, TimeUnit.MINUTES);
+        }
+        Set<Long> dlqIds = deadLetterIds(kafka);
+        String report = report(ledger, records, (chaosOver - start) / 1e9,
+            (drained - chaosOver) / 1e9, admitted, stats, cache.maxBytes(), dlqIds);
+        System.out.println(report);
+        Files.writeString(Path.of("target", "chaos-report-" + seed + ".txt"), report);
+
+        Set<Long> lostPlain = missing(ledger.produced, ledger.verified("plain"));
+        Set<Long> outOrDlq = new HashSet<>(ledger.verified("streams-out"));
+        outOrDlq.addAll(dlqIds);
+        Set<Long> lostStreams = missing(ledger.produced, outOrDlq);
+        String replay = "replay with -Dchaos.seed=" + seed;
+        assertThat(ledger.produced).as("produced, " + replay).hasSize((int) records);
+        assertThat(lostPlain).as("lost by the plain group, " + replay).isEmpty();
+        assertThat(lostStreams).as("lost by the Streams app, " + replay).isEmpty();
+        assertThat(ledger.altered).as("altered, " + replay).isEmpty();
+        assertThat(ledger.unexcusedFinalAnswers())
+            .as("final answers (skip / dead-letter) while the claim was readable, " + replay)
+            .isEmpty();
+        assertThat(ledger.unreadableAfterRestore)
+            .as("claims not readable again after their object was restored, " + replay).isEmpty();
+        assertThat(ledger.dropped).as("members dropped from their group, " + replay).isEmpty();
+        assertThat(admitted).as("reader permits still admitted, " + replay).isZero();
+        assertThat(idle(stats)).as("reader idle at the end " + stats + ", " + replay).isTrue();
+        assertThat(ledger.maxCacheBytes.get()).as("cache bytes, " + replay)
+            .isLessThanOrEqualTo(cache.maxBytes());
+      }
+    } finally {
+      stop.set(true);
+      if (streams != null) {
+        streams.close(Duration.ofSeconds(10));
+      }
+      threads.shutdownNow();
+      ChaosLedger.current = null;
+    }
+  }
+
+  private static boolean complete(ChaosLedger ledger) {
+    Set<Long> outOrDlq = new HashSet<>(ledger.verified("streams-out"));
+    outOrDlq.addAll(ledger.deadLettered.keySet());
+    return ledger.verified("plain").containsAll(ledger.produced)
+        && outOrDlq.containsAll(ledger.produced);
+  }
+
+  private static boolean idle(Map<Integer, StoreStats> stats) {
+    return !stats.isEmpty()
+        && stats.values().stream().allMatch(s -> s.inflight() == 0 && s.queued() == 0);
+  }
+
+  private static Set<Long> missing(Set<Long> all, Set<Long> seen) {
+    Set<Long> out = new TreeSet<>(all);
+    out.removeAll(seen);
+    return out;
+  }
+
+  private static Map<String, Object> claimCheck(
+      EmbeddedS3 s3, FaultProxy a, String bucketA, FaultProxy b, String bucketB) {
+    Map<String, Object> m = new HashMap<>();
+    m.put("claimcheck.stores", "s3://" + bucketA + ",s3://" + bucketB);
+    m.put("claimcheck.store.0.s3.endpoint", a.endpoint().toString());
+    m.put("claimcheck.store.1.s3.endpoint", b.endpoint().toString());
+    m.put("claimcheck.s3.region", s3.region());
+    m.put("claimcheck.s3.path.style.access", "true");
+    m.put("claimcheck.s3.access.key.id", s3.accessKey());
+    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    m.put("claimcheck.tenant", "chaos");
+    m.put("claimcheck.placement", "hash"); // packs (and so faults) land on both stores
+    m.put("claimcheck.threshold.bytes", "1024");
+    m.put("claimcheck.store.op.deadline.ms", "2000");
+    m.put("claimcheck.store.cooldown.ms", "3000");
+    m.put("claimcheck.max.concurrent.reads", "64"); // a counting gate: its permits must come back
+    m.put("claimcheck.cache.max.bytes", Long.toString(CACHE_MAX_BYTES));
+    return m;
+  }
+
+  private static Map<String, Object> producer(EmbeddedKafka kafka, Map<String, Object> cc) {
+    Map<String, Object> m = new HashMap<>(cc);
+    m.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    m.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    m.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ClaimCheckSerializer.class.getName());
+    m.put(ProducerConfig.ACKS_CONFIG, "all");
+    m.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+    m.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+    m.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+    m.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+    return m;
+  }
+
+  private static Map<String, Object> consumer(
+      EmbeddedKafka kafka, Map<String, Object> cc, String group) {
+    Map<String, Object> m = new HashMap<>(cc);
+    m.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    m.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+    m.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    m.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ChaosRecorders.Deserializer.class.getName());
+    m.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    m.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    m.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) MAX_POLL_INTERVAL_MS);
+    m.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 20);
+    m.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+    m.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1_000);
+    m.put(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, ClaimCheckConsumerInterceptor.class.getName());
+    return m;
+  }
+
+  private KafkaStreams streams(EmbeddedKafka kafka, Map<String, Object> cc, ChaosLedger ledger) {
+    Properties p = new Properties();
+    p.putAll(cc);
+    p.put(StreamsConfig.APPLICATION_ID_CONFIG, "chaos-streams");
+    p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
+    p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, ClaimCheckSerde.class.getName());
+    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        ChaosRecorders.DeadLetterHandler.class.getName());
+    p.put(ClaimCheckDeserializationExceptionHandler.DLQ_TOPIC, DLQ);
+    p.put(StreamsConfig.mainConsumerPrefix("interceptor.classes"),
+        ClaimCheckConsumerInterceptor.class.getName());
+    p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG),
+        (int) MAX_POLL_INTERVAL_MS);
+    p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 20);
+    // A replaced thread's member must expire before its replacement gets the partitions back.
+    p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
+    p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);
+    p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.<String, byte[]>stream(IN)
+        .peek((k, v) -> ledger.consumed("streams", Long.parseLong(k), v))
+        .to(OUT);
+    KafkaStreams s = new KafkaStreams(builder.build(p), p);
+    s.setUncaughtExceptionHandler(e -> {
+      ClaimCheckException claim = ClaimCheckDeserializationExceptionHandler.claimFailure(e);
+      ChaosLedger.count(ledger.streamsThreadFailures,
+          claim != null ? "claim " + claim.reason() : rootCause(e).getClass().getSimpleName());
+      return StreamThreadExceptionResponse.REPLACE_THREAD;
+    });
+    return s;
+  }
+
+  private static Throwable rootCause(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  /** The record ids in the dead-letter topic (committed transactions only). */
+  private static Set<Long> deadLetterIds(EmbeddedKafka kafka) {
+    Map<String, Object> m = new HashMap<>();
+    m.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    m.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    Set<Long> ids = new TreeSet<>();
+    try (KafkaConsumer<byte[], byte[]> c =
+        new KafkaConsumer<>(m, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      var tp = new org.apache.kafka.common.TopicPartition(DLQ, 0);
+      c.assign(List.of(tp));
+      c.seekToBeginning(List.of(tp));
+      long end = c.endOffsets(List.of(tp)).get(tp);
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (c.position(tp) < end && System.nanoTime() < until) {
+        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+          ids.add(ChaosRecorders.idOf(r.key()));
+        }
+      }
+    }
+    return ids;
+  }
+
+  private static String report(ChaosLedger l, long records, double chaosSeconds,
+      double drainSeconds, int admitted, Map<Integer, StoreStats> stats, long cacheMax,
+      Set<Long> dlqIds) {
+    StringBuilder b = new StringBuilder();
+    b.append("\n==================== CHAOS REPORT ====================\n");
+    b.append(String.format("seed                 %d  (replay: -Dchaos.seed=%d)%n", l.seed, l.seed));
+    b.append(String.format("chaos / drain        %.1f s / %.1f s%n", chaosSeconds, drainSeconds));
+    b.append(String.format("records planned      %d%n", records));
+    b.append(String.format("records produced     %d (acknowledged), send retries %s%n",
+        l.produced.size(), ChaosLedger.sums(l.sendRetries)));
+    for (String kind : List.of("plain", "streams", "streams-out", "replay")) {
+      b.append(String.format("%-20s consumed %d, verified byte for byte %d distinct%s%n",
+          kind, l.consumed.containsKey(kind) ? l.consumed.get(kind).sum() : 0,
+          l.verified(kind).size(), kind.equals("replay") ? " (corrupted records, read again)"
+              : ", lost " + missing(l.produced, l.verified(kind)).size()));
+    }
+    b.append(String.format("altered              %d %s%n", l.altered.size(),
+        l.altered.stream().limit(5).toList()));
+    b.append(String.format("faults injected      %s%n", ChaosLedger.sums(l.faults)));
+    b.append(String.format("claim failures seen  %s%n", ChaosLedger.sums(l.claimFailures)));
+    b.append(String.format("final answers        %d, excused (deliberate corruption) %d%n",
+        l.finalAnswers.size(), l.finalAnswers.stream().filter(l::excused).count()));
+    List<String> unexcused = l.unexcusedFinalAnswers();
+    b.append(String.format("  NOT excused        %d%n", unexcused.size()));
+    unexcused.stream().limit(20).forEach(s -> b.append("    ").append(s).append('\n'));
+    b.append(String.format("dead-lettered        %d records in %s: %s%n", dlqIds.size(), DLQ,
+        dlqIds));
+    b.append(String.format("corruption windows   %d%n", l.corruptions.size()));
+    for (ChaosLedger.Window w : l.corruptions) {
+      b.append(String.format("    pack %s on %s %.1fs..%.1fs%n", w.pack, w.store,
+          l.seconds(w.start), w.end == 0 ? Double.NaN : l.seconds(w.end)));
+    }
+    b.append(String.format("replays of corrupted  %s, not readable after restore %s%n",
+        ChaosLedger.sums(l.replays), l.unreadableAfterRestore));
+    b.append(String.format("streams thread fails %s%n", ChaosLedger.sums(l.streamsThreadFailures)));
+    b.append(String.format("group membership     %s%n", ChaosLedger.sums(l.membership)));
+    b.append(String.format("max gap between polls %d ms (max.poll.interval.ms %d)%n",
+        l.maxPollGapNanos.get() / 1_000_000, MAX_POLL_INTERVAL_MS));
+    b.append(String.format("members dropped      %d %s%n", l.dropped.size(), l.dropped));
+    b.append(String.format("reader               admitted %d, stats %s%n", admitted, stats));
+    b.append(String.format("cache                max %d bytes of bound %d%n",
+        l.maxCacheBytes.get(), cacheMax));
+    b.append("fault log:\n");
+    l.faultLog.forEach(s -> b.append("  ").append(s).append('\n'));
+    b.append("======================================================\n");
+    return b.toString();
+  }
+
+  private static S3AsyncClient rawClient(EmbeddedS3 s3) {
+    return S3AsyncClient.builder()
+        .endpointOverride(s3.endpoint())
+        .region(Region.of(s3.region()))
+        .forcePathStyle(true)
+        .credentialsProvider(StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
+        .httpClientBuilder(NettyNioAsyncHttpClient.builder())
+        .build();
+  }
+
+  private static long longProperty(String name, long otherwise) {
+    String v = System.getProperty(name);
+    return v == null || v.isBlank() || v.startsWith("${") ? otherwise : Long.parseLong(v.trim());
+  }
+
+  private static double doubleProperty(String name, double otherwise) {
+    String v = System.getProperty(name);
+    return v == null || v.isBlank() || v.startsWith("${") ? otherwise
+        : Double.parseDouble(v.trim());
+  }
+
+  private static void sleepQuietly(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
