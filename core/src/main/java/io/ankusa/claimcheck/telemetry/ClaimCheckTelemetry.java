@@ -17,7 +17,10 @@ public interface ClaimCheckTelemetry {
     STORE,
     /** The caller joined a fetch already under way and got its answer. */
     COALESCED,
-    /** The caller got no answer: the queue or gate was full, its deadline passed, or the reader closed. */
+    /**
+     * The caller got no answer: the store's queue was full, its deadline passed, or the reader
+     * closed. (A redeem refused by the request gate never reaches the reader and is not counted.)
+     */
     SHED
   }
 

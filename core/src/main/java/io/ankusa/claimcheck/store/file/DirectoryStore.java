@@ -41,8 +41,10 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Known hole: the marker proves the directory is the one the store initialized, but a mount
  * point that is an <em>empty directory</em> at open (its volume not mounted yet) is initialized as
- * a new store; claims written there are hidden once the volume is mounted over it. Create the store
- * directory on the volume (not as the mount point itself) to close it.
+ * a new store, and so is a missing root whose parent is that bare mount point; claims written there
+ * are hidden once the volume is mounted over it. Put the root two levels below the mount point,
+ * with the level between created on the volume ({@code <mount>/claims/store}): unmounted, the
+ * root's parent is then missing too and {@link StoreRoot} refuses it instead of creating it.
  */
 final class DirectoryStore implements ClaimStore {
 

@@ -30,7 +30,8 @@ public final class FileStores {
    * (whose parent exists) or an empty directory is created and marked now; any other root (a
    * non-empty directory without the marker, a file, a missing parent) gives a store that answers
    * every operation {@code UNAVAILABLE} with the reason — this never throws for the state of the
-   * filesystem, so a volume mounted late is reported, not fatal.
+   * filesystem, so a volume mounted late is reported, not fatal. The root is judged once, here: a
+   * store that was unusable at open stays so until it is created again (a process restart).
    *
    * @throws IllegalArgumentException when {@code permissions} lacks owner read
    */
