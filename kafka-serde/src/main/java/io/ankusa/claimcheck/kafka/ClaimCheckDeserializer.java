@@ -119,16 +119,16 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
     }
     ClaimRef ref = decode(s, data);
     long deadline = s.budget.begin();
-    boolean pollOver = true;
+    boolean failedRetriably = true;
     try {
       T value = s.inner.deserialize(topic, headers, redeem(s, ref, deadline));
-      pollOver = false;
+      failedRetriably = false;
       return value;
     } catch (ClaimCheckException e) {
-      pollOver = e.isRetriable(); // a final failure may be skipped within the same poll
+      failedRetriably = e.isRetriable(); // a final failure may be skipped within the same poll
       throw e;
     } finally {
-      s.budget.end(pollOver); // the inner deserializer's time counts too: it is not idle
+      s.budget.end(failedRetriably); // the inner deserializer's time counts too: it is not idle
     }
   }
 

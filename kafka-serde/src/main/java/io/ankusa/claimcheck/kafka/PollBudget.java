@@ -24,12 +24,13 @@ import java.util.function.LongSupplier;
  *       consumer whose polls follow each other within the idle gap would merge its polls into one
  *       window and, after {@code budget} of healthy reads, fail a redeem for no reason; with it,
  *       merged partial polls can only spend the budget when the store is slow;
- *   <li>the previous record failed with anything but a final claim failure ({@code UNAVAILABLE}, or
- *       the inner deserializer threw): a consumer's {@code poll} throws at the first record it
- *       cannot deserialize, and the Streams handler fails on it, so that poll is over and its retry
- *       deserves a full budget (without this, a retry within the idle gap would fail at once
- *       forever). Final failures ({@code NOT_FOUND}, {@code CORRUPT}, {@code REFUSED}) may be
- *       skipped to a dead-letter queue within the same poll, so they keep the window.
+ *   <li>the window saw a retriable failure ({@code UNAVAILABLE}, or the inner deserializer threw)
+ *       and the deserializer was then idle for more than {@link #IDLE_GAP_NANOS}, even with an
+ *       interceptor (a poll that throws never reaches {@code onConsume}, so no boundary comes):
+ *       the application's retry is a new poll. A failure alone does not start a new window: on
+ *       kafka-clients 4.x one {@code poll} may go on deserializing other partitions' records after
+ *       one failed, and a fresh budget there would hold that poll past its interval (found by
+ *       {@code ChaosIT}). What follows a failure within the gap spends what is left of the window.
  * </ul>
  *
  * <p>Invariants: a thread's window start only moves forward; a deadline is never later than {@code
@@ -50,6 +51,7 @@ final class PollBudget {
   /** A thread's current window; touched only by its thread. */
   private static final class Window {
     boolean open;
+    boolean failed;
     long start;
     long lastEnd;
     long epoch;
@@ -91,9 +93,10 @@ final class PollBudget {
         !w.open
             || epoch != w.epoch
             || w.redeems >= maxPollRecords
-            || (epoch == 0 && now - w.lastEnd > IDLE_GAP_NANOS);
+            || ((epoch == 0 || w.failed) && now - w.lastEnd > IDLE_GAP_NANOS);
     if (fresh) {
       w.open = true;
+      w.failed = false;
       w.start = now;
       w.epoch = epoch;
       w.redeems = 0;
@@ -102,12 +105,15 @@ final class PollBudget {
     return Math.min(w.start + budgetNanos, now + readDeadlineNanos);
   }
 
-  /** Ends the calling thread's record; {@code pollOver} closes its window (see the class doc). */
-  void end(boolean pollOver) {
+  /**
+   * Ends the calling thread's record; {@code failedRetriably} lets a pause end its window even with
+   * an interceptor (see the class doc).
+   */
+  void end(boolean failedRetriably) {
     Window w = windows.get();
     w.lastEnd = ticker.read();
-    if (pollOver) {
-      w.open = false;
+    if (failedRetriably) {
+      w.failed = true;
     }
   }
 }

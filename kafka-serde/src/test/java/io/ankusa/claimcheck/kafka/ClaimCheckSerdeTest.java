@@ -416,7 +416,11 @@ class ClaimCheckSerdeTest {
     ClaimCheckException e = failure(d, null, refs.get(2)); // budget ended at t0+500
     assertThat(e.reason()).isEqualTo(Reason.UNAVAILABLE);
     assertThat(memory().count(MemoryStore.Op.GET)).isEqualTo(gets);
-    // The failure ended the poll: its retry gets a fresh budget.
+    // Straight after the failure (the same poll going on): still the spent window.
+    assertThat(failure(d, null, refs.get(2)).reason()).isEqualTo(Reason.UNAVAILABLE);
+    assertThat(memory().count(MemoryStore.Op.GET)).isEqualTo(gets);
+    // The application's retry, after a pause, is a new poll with a fresh budget.
+    ticker.advance(Duration.ofMillis(51));
     assertThat(d.deserialize(TOPIC, refs.get(2))).isEqualTo(values.get(2));
   }
 

@@ -86,13 +86,43 @@ class PollBudgetTest {
     assertThat(b.begin()).isEqualTo(ticker.read() + 5_000 * MS);
   }
 
+  /**
+   * Regression (ChaosIT seed 7957836540815764965): on kafka-clients 4.x one poll went on
+   * deserializing another partition's record after an UNAVAILABLE, got a fresh 5 s budget, and
+   * the member was dropped from its group for exceeding max.poll.interval.ms.
+   */
   @Test
-  void aFailureThatEndsThePollStartsANewWindowEvenWithoutAPause() {
+  void aRetriableFailureDoesNotRenewTheBudgetWithinThePoll() {
     PollBudget b = budget();
+    long start = ticker.read();
     b.begin();
     spend(5_000);
-    b.end(true); // UNAVAILABLE: poll threw
+    b.end(true); // UNAVAILABLE at the deadline
+    spend(1); // the same poll deserializes the next partition's record at once
+    assertThat(b.begin()).isEqualTo(start + 5_000 * MS).isLessThan(ticker.read());
+  }
+
+  @Test
+  void aPauseAfterARetriableFailureStartsANewWindowEvenWithAnInterceptor() {
+    PollBudget b = budget();
+    epoch.incrementAndGet(); // an interceptor runs; a poll that throws never signals its end
+    b.begin();
+    spend(5_000);
+    b.end(true);
+    spend(51); // the application handles the exception and polls again
     assertThat(b.begin()).isEqualTo(ticker.read() + 5_000 * MS);
+  }
+
+  @Test
+  void withAnInterceptorAPauseWithoutAFailureKeepsTheWindow() {
+    PollBudget b = budget();
+    epoch.incrementAndGet();
+    long start = ticker.read();
+    b.begin();
+    spend(1_000);
+    b.end(false);
+    spend(500);
+    assertThat(b.begin()).isEqualTo(start + 5_000 * MS);
   }
 
   @Test
