@@ -57,6 +57,7 @@ class SpringBootClaimCheckIT {
     try (ServersProcess servers = ServersProcess.start(BUCKET);
         ConfigurableApplicationContext app =
             new SpringApplicationBuilder(ClaimCheckExampleApplication.class)
+                .main(ClaimCheckExampleApplication.class)
                 .run(
                     "--spring.kafka.bootstrap-servers=" + servers.bootstrapServers(),
                     "--spring.kafka.properties.claimcheck.s3.endpoint=" + servers.s3Endpoint(),
