@@ -6,7 +6,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.streams.KafkaClientSupplier;
-import org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier;
 
 /**
  * A Kafka Streams {@link KafkaClientSupplier} whose main consumer is a {@link PrefetchingConsumer},
@@ -34,9 +33,9 @@ public final class ClaimCheckClientSupplier implements KafkaClientSupplier {
 
   private final KafkaClientSupplier delegate;
 
-  /** Wraps Streams' default client supplier. */
+  /** Wraps {@link PlainClientSupplier}: Kafka's own clients, as Streams' default supplier makes. */
   public ClaimCheckClientSupplier() {
-    this(new DefaultKafkaClientSupplier());
+    this(new PlainClientSupplier());
   }
 
   /** Wraps {@code delegate}: its main consumer gets the prefetch, every other client is its own. */

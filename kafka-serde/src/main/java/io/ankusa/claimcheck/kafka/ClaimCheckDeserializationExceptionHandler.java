@@ -47,15 +47,65 @@ public class ClaimCheckDeserializationExceptionHandler implements Deserializatio
 
   private String deadLetterTopic;
   private boolean continueOnFinal;
+  private boolean continueWithoutDeadLetter;
 
   @Override
   public void configure(Map<String, ?> configs) {
     Object dlq = configs.get(DLQ_TOPIC);
     deadLetterTopic = dlq == null || dlq.toString().isBlank() ? null : dlq.toString().trim();
-    continueOnFinal =
-        new ClaimCheckSerdeConfig(configs).continueOnFinalFailure(deadLetterTopic != null);
+    ClaimCheckSerdeConfig config = new ClaimCheckSerdeConfig(configs);
+    continueOnFinal = config.continueOnFinalFailure(deadLetterTopic != null);
+    continueWithoutDeadLetter = config.continueOnFinalFailure(false);
   }
 
+  /**
+   * Kafka Streams before 4.1 (no dead-letter queue from a handler): {@code UNAVAILABLE} fails the
+   * thread as above; a final failure fails it too, unless {@value
+   * ClaimCheckSerdeConfig#STREAMS_FINAL_FAILURE} is explicitly {@code continue} (then the record is
+   * skipped, with a warning) — a configured dead-letter topic cannot be written from here, and a
+   * record is never skipped for want of one.
+   */
+  @Override
+  @SuppressWarnings("deprecation")
+  public DeserializationHandlerResponse handle(
+      org.apache.kafka.streams.processor.ProcessorContext context,
+      ConsumerRecord<byte[], byte[]> record,
+      Exception exception) {
+    return legacy(record, exception);
+  }
+
+  /** Kafka Streams 3.9 and 4.0: as the method above. */
+  @Override
+  @SuppressWarnings("deprecation")
+  public DeserializationHandlerResponse handle(
+      ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
+    return legacy(record, exception);
+  }
+
+  @SuppressWarnings("deprecation")
+  private DeserializationHandlerResponse legacy(
+      ConsumerRecord<byte[], byte[]> record, Exception exception) {
+    ClaimCheckException claim = claimFailure(exception);
+    boolean skip = claim != null && !claim.isRetriable() && continueWithoutDeadLetter;
+    if (skip) {
+      LOG.warn("Skipping {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
+          claim.getMessage());
+      return DeserializationHandlerResponse.CONTINUE;
+    }
+    LOG.error(
+        "Failing the stream thread on {}-{}@{}: {}",
+        record.topic(),
+        record.partition(),
+        record.offset(),
+        claim != null && claim.isRetriable()
+            ? "the record may still be readable; a replaced thread resumes from the committed offset"
+            : "this Kafka Streams version cannot dead-letter it (4.1+ can); set "
+                + ClaimCheckSerdeConfig.STREAMS_FINAL_FAILURE + "=continue to skip such records",
+        exception);
+    return DeserializationHandlerResponse.FAIL;
+  }
+
+  /** Kafka Streams 4.1 and later. */
   @Override
   public Response handleError(
       ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {

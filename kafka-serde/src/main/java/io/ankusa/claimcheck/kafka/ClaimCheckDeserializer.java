@@ -10,8 +10,6 @@ import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.metrics.Monitorable;
-import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Utils;
@@ -37,7 +35,7 @@ import org.apache.kafka.common.utils.Utils;
  * reader"). A {@code KafkaConsumer} wraps them in a {@code RecordDeserializationException}. An
  * {@link Error} met while redeeming is rethrown as itself, never reported as a failure.
  */
-public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
+public class ClaimCheckDeserializer<T> implements Deserializer<T> {
 
   private final Deserializer<T> given;
   private final Ticker ticker;
@@ -184,11 +182,6 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
     return s;
   }
 
-  @Override
-  public void withPluginMetrics(PluginMetrics pluginMetrics) {
-    metrics.bind(pluginMetrics);
-  }
-
   /** The counts behind the plugin metrics (for tests). */
   SerdeMetrics metrics() {
     return metrics;
@@ -211,6 +204,33 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T>, Monitorable {
       } else if (given != null) {
         Handles.closeQuietly(given, "inner deserializer");
       }
+    }
+  }
+
+  /**
+   * A {@code ClaimCheckDeserializer} that is also a Kafka {@code Monitorable} plugin (kafka-clients 4.1
+   * and later), so its counts appear beside the client's own metrics; thread-safe once configured.
+   *
+   * <p>{@code value.deserializer=io.ankusa.claimcheck.kafka.ClaimCheckDeserializer$Monitored}. Older clients
+   * cannot load this class (it implements an interface they lack): they use {@link
+   * ClaimCheckDeserializer}, whose counts reach Micrometer only.
+   */
+  public static class Monitored<T> extends ClaimCheckDeserializer<T>
+      implements org.apache.kafka.common.metrics.Monitorable {
+
+    /** A {@code Monitored} whose inner serde comes from the {@code claimcheck.*.serde} keys. */
+    public Monitored() {
+      super();
+    }
+
+    /** A {@code Monitored} around {@code inner} (configured and closed with this one). */
+    public Monitored(Deserializer<T> inner) {
+      super(inner);
+    }
+
+    @Override
+    public void withPluginMetrics(org.apache.kafka.common.metrics.PluginMetrics pluginMetrics) {
+      PluginMetricsBinding.bind(metrics(), pluginMetrics);
     }
   }
 }

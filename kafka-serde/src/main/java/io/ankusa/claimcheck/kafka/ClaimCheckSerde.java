@@ -1,8 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
 import java.util.Map;
-import org.apache.kafka.common.metrics.Monitorable;
-import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -17,7 +15,7 @@ import org.apache.kafka.common.serialization.Serializer;
  * then {@link #configure} it with the config map yourself — Streams does not configure serdes
  * passed to operators. State stores and repartition topics then hold refs, not the large values.
  */
-public class ClaimCheckSerde<T> implements Serde<T>, Monitorable {
+public class ClaimCheckSerde<T> implements Serde<T> {
 
   private final ClaimCheckSerializer<T> serializer;
   private final ClaimCheckDeserializer<T> deserializer;
@@ -53,12 +51,6 @@ public class ClaimCheckSerde<T> implements Serde<T>, Monitorable {
   @Override
   public Deserializer<T> deserializer() {
     return deserializer;
-  }
-
-  @Override
-  public void withPluginMetrics(PluginMetrics metrics) {
-    serializer.withPluginMetrics(metrics);
-    deserializer.withPluginMetrics(metrics);
   }
 
   /** Closes both halves; idempotent. */

@@ -9,8 +9,6 @@ import io.ankusa.claimcheck.ref.RefCodec;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.metrics.Monitorable;
-import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -36,7 +34,7 @@ import org.apache.kafka.common.serialization.Serializer;
  *       deadline (the largest {@code claimcheck.store.op.deadline.ms}).
  * </ul>
  */
-public class ClaimCheckSerializer<T> implements Serializer<T>, Monitorable {
+public class ClaimCheckSerializer<T> implements Serializer<T> {
 
   private final Serializer<T> given;
   private final SerdeMetrics metrics = new SerdeMetrics("checked in");
@@ -140,11 +138,6 @@ public class ClaimCheckSerializer<T> implements Serializer<T>, Monitorable {
     return s;
   }
 
-  @Override
-  public void withPluginMetrics(PluginMetrics pluginMetrics) {
-    metrics.bind(pluginMetrics);
-  }
-
   /** The counts behind the plugin metrics (for tests). */
   SerdeMetrics metrics() {
     return metrics;
@@ -166,5 +159,32 @@ public class ClaimCheckSerializer<T> implements Serializer<T>, Monitorable {
   private static void release(State<?> s) {
     Handles.closeQuietly(s.owned, "inner serializer");
     s.claimCheck.close();
+  }
+
+  /**
+   * A {@code ClaimCheckSerializer} that is also a Kafka {@code Monitorable} plugin (kafka-clients 4.1
+   * and later), so its counts appear beside the client's own metrics; thread-safe once configured.
+   *
+   * <p>{@code value.serializer=io.ankusa.claimcheck.kafka.ClaimCheckSerializer$Monitored}. Older clients
+   * cannot load this class (it implements an interface they lack): they use {@link
+   * ClaimCheckSerializer}, whose counts reach Micrometer only.
+   */
+  public static class Monitored<T> extends ClaimCheckSerializer<T>
+      implements org.apache.kafka.common.metrics.Monitorable {
+
+    /** A {@code Monitored} whose inner serde comes from the {@code claimcheck.*.serde} keys. */
+    public Monitored() {
+      super();
+    }
+
+    /** A {@code Monitored} around {@code inner} (configured and closed with this one). */
+    public Monitored(Serializer<T> inner) {
+      super(inner);
+    }
+
+    @Override
+    public void withPluginMetrics(org.apache.kafka.common.metrics.PluginMetrics pluginMetrics) {
+      PluginMetricsBinding.bind(metrics(), pluginMetrics);
+    }
   }
 }

@@ -7,12 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
-import org.apache.kafka.common.metrics.Measurable;
-import org.apache.kafka.common.metrics.PluginMetrics;
 
 /**
  * The counts a serializer or deserializer keeps, shown as Kafka plugin metrics beside the client's
- * own once bound; thread-safe.
+ * own once bound (see {@link PluginMetricsBinding}); thread-safe.
  *
  * <p>Metrics (each a cumulative total): {@code claimcheck-claimed-total} (values checked in, or
  * refs redeemed), {@code claimcheck-inline-total} (values passed through untouched) and {@code
@@ -59,39 +57,22 @@ final class SerdeMetrics {
     return failed.get(reason).sum();
   }
 
-  /** Registers the counts with the client's plugin metrics. */
-  void bind(PluginMetrics metrics) {
-    add(
-        metrics,
-        "claimcheck-claimed-total",
-        "Records whose bytes were " + what + ".",
-        new LinkedHashMap<>(),
-        claimed);
-    add(
-        metrics,
-        "claimcheck-inline-total",
-        "Records passed through inline, untouched.",
-        new LinkedHashMap<>(),
-        inline);
+  /** Calls {@code each} with every count's name, doc, tags and counter. */
+  void forEach(Each each) {
+    each.accept("claimcheck-claimed-total", "Records whose bytes were " + what + ".",
+        new LinkedHashMap<>(), claimed);
+    each.accept("claimcheck-inline-total", "Records passed through inline, untouched.",
+        new LinkedHashMap<>(), inline);
     for (Map.Entry<ClaimCheckFailure.Reason, LongAdder> e : failed.entrySet()) {
       LinkedHashMap<String, String> tags = new LinkedHashMap<>();
       tags.put("reason", e.getKey().name().toLowerCase(Locale.ROOT));
-      add(
-          metrics,
-          "claimcheck-failed-total",
-          "Records that failed, by reason.",
-          tags,
-          e.getValue());
+      each.accept("claimcheck-failed-total", "Records that failed, by reason.", tags, e.getValue());
     }
   }
 
-  private static void add(
-      PluginMetrics metrics,
-      String name,
-      String doc,
-      LinkedHashMap<String, String> tags,
-      LongAdder counter) {
-    metrics.addMetric(
-        metrics.metricName(name, doc, tags), (Measurable) (config, now) -> counter.sum());
+  /** One count, as {@link #forEach} hands it out. */
+  @FunctionalInterface
+  interface Each {
+    void accept(String name, String doc, LinkedHashMap<String, String> tags, LongAdder counter);
   }
 }

@@ -16,6 +16,7 @@ import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.streams.errors.DeserializationExceptionHandler.DeserializationHandlerResponse;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler.Response;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler.Result;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
@@ -184,6 +185,35 @@ class ClaimCheckDeserializationExceptionHandlerTest {
     assertThatThrownBy(() -> handler("dlq", "sometimes"))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("claimcheck.streams.final.failure");
+  }
+
+  /** Streams before 4.1 calls the older methods: they can never write a dead letter. */
+  @Test
+  @SuppressWarnings("deprecation")
+  void olderStreamsFailUnlessSkippingWasChosenExplicitly() {
+    DeserializationHandlerResponse fail = DeserializationHandlerResponse.FAIL;
+    DeserializationHandlerResponse skip = DeserializationHandlerResponse.CONTINUE;
+    // Retriable: always fail, whatever the choice.
+    assertThat(handler("dlq", "continue").handle(context, record, failure(Reason.UNAVAILABLE)))
+        .isEqualTo(fail);
+    assertThat(handler(null, "continue").handle(
+            (org.apache.kafka.streams.processor.ProcessorContext) null, record,
+            failure(Reason.UNAVAILABLE)))
+        .isEqualTo(fail);
+    // Final with a dead-letter topic but no explicit choice: 4.1+ would dead-letter and continue;
+    // older Streams cannot dead-letter, so the record is not skipped.
+    assertThat(handler("dlq", null).handle(context, record, failure(Reason.NOT_FOUND)))
+        .isEqualTo(fail);
+    assertThat(handler("dlq", null).handle(
+            (org.apache.kafka.streams.processor.ProcessorContext) null, record,
+            failure(Reason.CORRUPT)))
+        .isEqualTo(fail);
+    // Final and explicitly continue: skipped.
+    assertThat(handler(null, "continue").handle(context, record, failure(Reason.REFUSED)))
+        .isEqualTo(skip);
+    // Not a claim-check failure at all: fail.
+    assertThat(handler(null, "continue").handle(context, record, new SerializationException("x")))
+        .isEqualTo(fail);
   }
 
   private static String header(ProducerRecord<byte[], byte[]> r, String name) {

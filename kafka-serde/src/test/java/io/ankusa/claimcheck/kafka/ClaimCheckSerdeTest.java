@@ -30,6 +30,7 @@ import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.junit.jupiter.api.AfterEach;
+import org.apache.kafka.common.serialization.Serializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -424,7 +425,8 @@ class ClaimCheckSerdeTest {
     try (Metrics metrics = new Metrics();
         PluginMetricsImpl plugin =
             new PluginMetricsImpl(metrics, Map.of("config", "value.serializer"))) {
-      ClaimCheckSerializer<byte[]> s = serializer(config(), false);
+      ClaimCheckSerializer.Monitored<byte[]> s = track(new ClaimCheckSerializer.Monitored<>());
+      s.configure(config(), false);
       s.withPluginMetrics(plugin);
       s.serialize(TOPIC, random(10, 30));
       s.serialize(TOPIC, random(10, 31));
@@ -434,6 +436,21 @@ class ClaimCheckSerdeTest {
       assertThat(value(metrics, "claimcheck-failed-total", Map.of("reason", "unavailable")))
           .isEqualTo(0.0);
     }
+  }
+
+  @Test
+  void theDefaultClassesAreNotMonitorableSoTheyLoadOnClientsWithoutIt() {
+    // Kafka 4.1 added Monitorable: a class implementing it cannot load on older clients.
+    assertThat(Serializer.class.isAssignableFrom(ClaimCheckSerializer.class)).isTrue();
+    for (Class<?> c : List.of(ClaimCheckSerializer.class, ClaimCheckDeserializer.class,
+        ClaimCheckSerde.class)) {
+      assertThat(c.getInterfaces())
+          .extracting(Class::getName)
+          .doesNotContain("org.apache.kafka.common.metrics.Monitorable");
+    }
+    assertThat(org.apache.kafka.common.metrics.Monitorable.class)
+        .isAssignableFrom(ClaimCheckSerializer.Monitored.class)
+        .isAssignableFrom(ClaimCheckDeserializer.Monitored.class);
   }
 
   private static double value(Metrics metrics, String name, Map<String, String> extraTags) {
