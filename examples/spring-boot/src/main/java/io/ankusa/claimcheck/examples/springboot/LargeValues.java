@@ -30,9 +30,11 @@ public class LargeValues {
 
   private final KafkaTemplate<String, byte[]> template;
   private final String topic;
-  private final BlockingQueue<ConsumerRecord<String, byte[]>> received = new LinkedBlockingQueue<>();
+  private final BlockingQueue<ConsumerRecord<String, byte[]>> received =
+      new LinkedBlockingQueue<>();
 
-  public LargeValues(KafkaTemplate<String, byte[]> template, @Value("${example.topic}") String topic) {
+  public LargeValues(
+      KafkaTemplate<String, byte[]> template, @Value("${example.topic}") String topic) {
     this.template = template;
     this.topic = topic;
   }
@@ -45,7 +47,10 @@ public class LargeValues {
   @KafkaListener(topics = "${example.topic}")
   void receive(ConsumerRecord<String, byte[]> record) {
     LOG.info(
-        "received {}: {} bytes, sha-256 {}", record.key(), record.value().length, sha256(record.value()));
+        "received {}: {} bytes, sha-256 {}",
+        record.key(),
+        record.value().length,
+        sha256(record.value()));
     received.add(record);
   }
 

@@ -75,7 +75,9 @@ class SpringBootClaimCheckIT {
       Map<String, byte[]> received = new LinkedHashMap<>();
       while (received.size() < sent.size()) {
         ConsumerRecord<String, byte[]> r = values.received().poll(30, TimeUnit.SECONDS);
-        assertThat(r).as("a record within 30 s; received so far: %s", received.keySet()).isNotNull();
+        assertThat(r)
+            .as("a record within 30 s; received so far: %s", received.keySet())
+            .isNotNull();
         received.put(r.key(), r.value());
       }
       assertThat(received.keySet()).containsExactlyElementsOf(sent.keySet());
@@ -96,7 +98,8 @@ class SpringBootClaimCheckIT {
       }
 
       // ... so on the topic they are marked refs of under 100 bytes; the small one is inline.
-      List<ConsumerRecord<String, byte[]>> stored = rawRecords(servers.bootstrapServers(), sent.size());
+      List<ConsumerRecord<String, byte[]>> stored =
+          rawRecords(servers.bootstrapServers(), sent.size());
       assertThat(stored).extracting(ConsumerRecord::key).containsExactlyElementsOf(sent.keySet());
       for (ConsumerRecord<String, byte[]> raw : stored) {
         boolean marked = raw.headers().lastHeader(ClaimCheckHeaders.VALUE_MARKER) != null;
@@ -104,7 +107,9 @@ class SpringBootClaimCheckIT {
           assertThat(raw.value().length).as("%s on the topic", raw.key()).isLessThan(100);
           assertThat(marked).as("%s carries the ref marker", raw.key()).isTrue();
         } else {
-          assertThat(raw.value()).as("%s travels inline", raw.key()).isEqualTo(sent.get(raw.key()));
+          assertThat(raw.value())
+              .as("%s travels inline", raw.key())
+              .isEqualTo(sent.get(raw.key()));
           assertThat(marked).as("%s carries no marker", raw.key()).isFalse();
         }
       }
@@ -118,7 +123,8 @@ class SpringBootClaimCheckIT {
   }
 
   private static long topicMaxMessageBytes(String bootstrap) throws Exception {
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+    Map<String, Object> config = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    try (Admin admin = Admin.create(config)) {
       ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
       return Long.parseLong(
           admin
