@@ -184,7 +184,10 @@ class PrefetchingConsumerTest {
     List<ClaimRef> refs = checkIn(config(), 4, 100);
     store.failAlways(Op.GET, Kind.UNAVAILABLE);
     refs.forEach(this::refRecord);
-    try (PrefetchingConsumer consumer = new PrefetchingConsumer(mock, config())) {
+    Map<String, Object> m = config();
+    // A store that cannot answer is retried until the read deadline: keep it short here.
+    m.put("claimcheck.read.deadline.ms", 300);
+    try (PrefetchingConsumer consumer = new PrefetchingConsumer(mock, m)) {
       assertThat(consumer.poll(Duration.ZERO).count()).isEqualTo(4);
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
       assertThat(consumer.stats().failed()).isEqualTo(4);
