@@ -17,7 +17,6 @@ import io.ankusa.claimcheck.ref.Packs;
 import io.ankusa.claimcheck.ref.Tenant;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.CheckInOutcome;
-import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -55,6 +54,8 @@ final class Engine implements ClaimCheck {
   private final Codec codec;
   private final Set<String> allowed;
   private final long searchNanos;
+  private final int readMaxBytes;
+  private final int writeMaxBytes;
   private final SecureRandom random = new SecureRandom();
   private final Cleaner.Cleanable release;
 
@@ -66,6 +67,8 @@ final class Engine implements ClaimCheck {
     this.codec = Codec.valueOf(config.getString(ClaimCheckConfig.COMPRESSION_TYPE).toUpperCase(Locale.ROOT));
     this.allowed = new HashSet<>(config.tenantsAllowed());
     this.searchNanos = config.readDeadline().toNanos();
+    this.readMaxBytes = config.readMaxBytes();
+    this.writeMaxBytes = config.writeMaxBytes();
     this.release = Runtimes.CLEANER.register(this, new Release(rt));
   }
 
@@ -90,11 +93,14 @@ final class Engine implements ClaimCheck {
   }
 
   private List<ClaimRef> write(List<byte[]> values, PackId fixedId, Codec with) {
+    checkWriteSizes(values);
     long start = ticker.read();
     long deadline = rt.stores.writeDeadline();
     List<PackEntryInput> inputs = new ArrayList<>(values.size());
-    for (byte[] v : values) {
-      inputs.add(new PackEntryInput(Compressor.compress(with, v), with));
+    int[] rawLengths = new int[values.size()];
+    for (int i = 0; i < values.size(); i++) {
+      rawLengths[i] = values.get(i).length;
+      inputs.add(new PackEntryInput(Compressor.compress(with, values.get(i)), with));
     }
     EncodedPack pack = Packs.encode(inputs);
     for (int collisions = 0; ; collisions++) {
@@ -102,7 +108,7 @@ final class Engine implements ClaimCheck {
       try {
         int store = await(rt.stores.write(tenant.value(), id.value(), pack.bytes(), deadline), deadline);
         rt.telemetry.checkIn(CheckInOutcome.OK, store, ticker.read() - start);
-        return refs(id, pack);
+        return refs(id, pack, rawLengths);
       } catch (StoreException e) {
         if (e.kind() != StoreException.Kind.ALREADY_EXISTS) {
           rt.telemetry.checkIn(CheckInOutcome.FAILED, -1, ticker.read() - start);
@@ -111,7 +117,7 @@ final class Engine implements ClaimCheck {
         }
         rt.telemetry.checkIn(CheckInOutcome.COLLISION, -1, ticker.read() - start);
         if (fixedId != null) {
-          return refs(id, pack); // same content, same pack: the stored one is ours
+          return refs(id, pack, rawLengths); // same content, same pack: the stored one is ours
         }
         if (collisions + 1 >= MAX_COLLISIONS) {
           throw new ClaimCheckFailure(Reason.UNAVAILABLE, MAX_COLLISIONS
@@ -121,12 +127,34 @@ final class Engine implements ClaimCheck {
     }
   }
 
-  private List<ClaimRef> refs(PackId id, EncodedPack pack) {
+  private List<ClaimRef> refs(PackId id, EncodedPack pack, int[] rawLengths) {
     List<ClaimRef> refs = new ArrayList<>(pack.entries().size());
     for (PackEntry entry : pack.entries()) {
-      refs.add(Packs.toRef(tenant, id, entry));
+      refs.add(Packs.toRef(tenant, id, entry, rawLengths[entry.index()]));
     }
     return refs;
+  }
+
+  /** Refuses, before any store request, a value larger than claimcheck.write.max.bytes. */
+  private void checkWriteSizes(List<byte[]> values) {
+    for (int i = 0; i < values.size(); i++) {
+      if (values.get(i).length > writeMaxBytes) {
+        throw new ClaimCheckFailure(Reason.REFUSED, "value " + i + " of " + values.get(i).length
+            + " bytes exceeds " + ClaimCheckConfig.WRITE_MAX_BYTES + " (" + writeMaxBytes
+            + "): nothing was written", null);
+      }
+    }
+  }
+
+  /** The refusal of a ref whose stored or raw length passes claimcheck.read.max.bytes, or null. */
+  private ClaimCheckFailure tooLarge(ClaimRef ref) {
+    long size = Math.max(ref.length(), ref.rawLength());
+    if (size <= readMaxBytes) {
+      return null;
+    }
+    return new ClaimCheckFailure(Reason.REFUSED, "claim " + describe(ref) + " of " + size
+        + " bytes exceeds " + ClaimCheckConfig.READ_MAX_BYTES + " (" + readMaxBytes
+        + "): not fetched", null);
   }
 
   private <T> T await(CompletableFuture<T> f, long deadline) {
@@ -153,6 +181,10 @@ final class Engine implements ClaimCheck {
       return CompletableFuture.failedFuture(new ClaimCheckFailure(Reason.REFUSED,
           "claim " + describe(ref) + ": tenant " + t + " is not in " + ClaimCheckConfig.TENANTS_ALLOWED, null));
     }
+    ClaimCheckFailure tooLarge = tooLarge(ref);
+    if (tooLarge != null) {
+      return CompletableFuture.failedFuture(tooLarge);
+    }
     long packId = ref.packId().value();
     CompletableFuture<byte[]> raw;
     try {
@@ -170,15 +202,16 @@ final class Engine implements ClaimCheck {
       if (error != null) {
         throw translate(ref, error);
       }
-      return verified(ref, bytes);
+      return verified(ref, bytes, readMaxBytes);
     });
   }
 
-  private static byte[] verified(ClaimRef ref, byte[] stored) {
+  private static byte[] verified(ClaimRef ref, byte[] stored, int readMaxBytes) {
     try {
       Packs.checkClaim(ref, stored);
-      return ref.codec() == Codec.NONE ? stored.clone() : Compressor.decompress(ref.codec(), stored);
-    } catch (CorruptPackException | IOException e) {
+      return ref.codec() == Codec.NONE ? stored.clone()
+          : Compressor.decompress(ref.codec(), stored, ref.rawLength(), readMaxBytes);
+    } catch (CorruptPackException e) {
       throw new ClaimCheckFailure(Reason.CORRUPT, "claim " + describe(ref) + ": " + e.getMessage(), e);
     }
   }
