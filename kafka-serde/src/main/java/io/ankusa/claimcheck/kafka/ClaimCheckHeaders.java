@@ -8,7 +8,8 @@ import org.apache.kafka.common.header.Headers;
  * The marker headers a record carrying a ref gets, for tools and routing; thread-safe (stateless).
  *
  * <p>A record whose value is a ref carries {@link #VALUE_MARKER}; one whose key is a ref carries
- * {@link #KEY_MARKER}. The header's value is the ref format's version, as one ASCII digit. When a
+ * {@link #KEY_MARKER}. The header's value is the version of the ref the record carries, as one
+ * ASCII digit (1, or 2 for a compressed claim's ref). When a
  * record has headers, the marker is what tells a ref from an inline payload; only where no headers
  * are passed does a deserializer fall back to the ref's magic and CRC.
  */
@@ -31,10 +32,22 @@ public final class ClaimCheckHeaders {
     return isKey ? KEY_MARKER : VALUE_MARKER;
   }
 
-  /** Sets the marker (replacing any stale one). */
+  /**
+   * Sets the marker (replacing any stale one) with the newest ref version; prefer {@link
+   * #mark(Headers, boolean, int)} with the ref's own version.
+   */
   public static void mark(Headers headers, boolean isKey) {
     headers.remove(marker(isKey));
     headers.add(marker(isKey), VERSION.clone());
+  }
+
+  /** Sets the marker (replacing any stale one) for a ref of {@code refVersion} (1..9). */
+  public static void mark(Headers headers, boolean isKey, int refVersion) {
+    if (refVersion < 1 || refVersion > 9) {
+      throw new IllegalArgumentException("ref version " + refVersion + " is not one digit");
+    }
+    headers.remove(marker(isKey));
+    headers.add(marker(isKey), new byte[] {(byte) ('0' + refVersion)});
   }
 
   /** Removes a stale marker (Streams forwards input headers to its output). */
