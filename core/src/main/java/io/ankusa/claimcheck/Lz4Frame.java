@@ -124,6 +124,7 @@ final class Lz4Frame {
       StreamingXXHash32 content, InflateSink sink) {
     XXHash32 hash = XXHASH.hash32();
     LZ4SafeDecompressor decompressor = LZ4.safeDecompressor();
+    byte[] aside = null; // one block's room, allocated once, only near the sink's bound
     while (true) {
       need(in, at, 4);
       int word = getIntLe(in, at);
@@ -146,7 +147,10 @@ final class Lz4Frame {
           content.update(in, at, blockSize);
         }
       } else {
-        inflateBlock(decompressor, in, at, blockSize, maxBlock, sink, content);
+        if (aside == null && sink.reserve(maxBlock) < maxBlock) {
+          aside = new byte[maxBlock];
+        }
+        inflateBlock(decompressor, in, at, blockSize, maxBlock, sink, content, aside);
       }
       at += blockSize + (blockChecksum ? 4 : 0);
     }
@@ -161,7 +165,7 @@ final class Lz4Frame {
   }
 
   private static void inflateBlock(LZ4SafeDecompressor decompressor, byte[] in, int at,
-      int blockSize, int maxBlock, InflateSink sink, StreamingXXHash32 content) {
+      int blockSize, int maxBlock, InflateSink sink, StreamingXXHash32 content, byte[] aside) {
     int room = sink.reserve(maxBlock);
     if (room == maxBlock) {
       int n = inflate(decompressor, in, at, blockSize, sink.buffer(), sink.position(), room);
@@ -172,7 +176,7 @@ final class Lz4Frame {
       return;
     }
     // Near the bound: inflate aside (a block is at most maxBlock, 4 MiB), then see if it fits.
-    byte[] block = new byte[maxBlock];
+    byte[] block = aside;
     int n = inflate(decompressor, in, at, blockSize, block, 0, maxBlock);
     if (n > room) {
       throw sink.overflow();
