@@ -24,7 +24,10 @@ public final class ClaimCheckFailure extends RuntimeException {
     UNAVAILABLE,
     /** The stored bytes do not match the ref's length or checksum, or the pack is malformed. */
     CORRUPT,
-    /** The ref is for a tenant this client may not redeem, or is malformed. */
+    /**
+     * The ref is for a tenant this client may not redeem, or is malformed; or a claim or value
+     * is larger than {@code claimcheck.read.max.bytes} / {@code claimcheck.write.max.bytes}.
+     */
     REFUSED
   }
 

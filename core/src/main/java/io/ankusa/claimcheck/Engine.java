@@ -14,7 +14,6 @@ import io.ankusa.claimcheck.ref.Packs;
 import io.ankusa.claimcheck.ref.Tenant;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.CheckInOutcome;
-import java.io.IOException;
 import java.lang.ref.Cleaner;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -51,6 +50,8 @@ final class Engine implements ClaimCheck {
   private final Codec codec;
   private final Set<String> allowed;
   private final Redeemer redeemer;
+  private final int readMaxBytes;
+  private final int writeMaxBytes;
   private final SecureRandom random = new SecureRandom();
   private final Cleaner.Cleanable release;
 
@@ -62,7 +63,9 @@ final class Engine implements ClaimCheck {
     this.tenant = Tenant.of(config.tenant());
     this.codec = Codec.valueOf(config.getString(ClaimCheckConfig.COMPRESSION_TYPE).toUpperCase(Locale.ROOT));
     this.allowed = new HashSet<>(config.tenantsAllowed());
-    this.redeemer = new Redeemer(rt, ticker, config.readDeadline().toNanos());
+    this.readMaxBytes = config.readMaxBytes();
+    this.writeMaxBytes = config.writeMaxBytes();
+    this.redeemer = new Redeemer(rt, ticker, config.readDeadline().toNanos(), readMaxBytes);
     this.release = Runtimes.CLEANER.register(this, new Release(rt));
   }
 
@@ -87,11 +90,14 @@ final class Engine implements ClaimCheck {
   }
 
   private List<ClaimRef> write(List<byte[]> values, PackId fixedId, Codec with) {
+    checkWriteSizes(values);
     long start = ticker.read();
     long deadline = rt.stores.writeDeadline();
     List<PackEntryInput> inputs = new ArrayList<>(values.size());
-    for (byte[] v : values) {
-      inputs.add(new PackEntryInput(Compressor.compress(with, v), with));
+    int[] rawLengths = new int[values.size()];
+    for (int i = 0; i < values.size(); i++) {
+      rawLengths[i] = values.get(i).length;
+      inputs.add(new PackEntryInput(Compressor.compress(with, values.get(i)), with));
     }
     EncodedPack pack = Packs.encode(inputs);
     for (int collisions = 0; ; collisions++) {
@@ -99,7 +105,7 @@ final class Engine implements ClaimCheck {
       try {
         int store = await(rt.stores.write(tenant.value(), id.value(), pack.bytes(), deadline), deadline);
         rt.telemetry.checkIn(CheckInOutcome.OK, store, ticker.read() - start);
-        return refs(id, pack);
+        return refs(id, pack, rawLengths);
       } catch (StoreException e) {
         if (e.kind() != StoreException.Kind.ALREADY_EXISTS) {
           rt.telemetry.checkIn(CheckInOutcome.FAILED, -1, ticker.read() - start);
@@ -108,7 +114,7 @@ final class Engine implements ClaimCheck {
         }
         rt.telemetry.checkIn(CheckInOutcome.COLLISION, -1, ticker.read() - start);
         if (fixedId != null) {
-          return ours(id, pack, deadline); // same content, same pack id: if its bytes are ours
+          return ours(id, pack, rawLengths, deadline); // same content, same pack id: if ours
         }
         if (collisions + 1 >= MAX_COLLISIONS) {
           throw new ClaimCheckFailure(Reason.UNAVAILABLE, MAX_COLLISIONS
@@ -127,7 +133,7 @@ final class Engine implements ClaimCheck {
    * bytes or fail as corrupt on every consumer. A read-back that gets no answer is {@code
    * UNAVAILABLE} (retriable).
    */
-  private List<ClaimRef> ours(PackId id, EncodedPack pack, long deadline) {
+  private List<ClaimRef> ours(PackId id, EncodedPack pack, int[] rawLengths, long deadline) {
     for (PackEntry entry : pack.entries()) {
       byte[] stored;
       try {
@@ -147,15 +153,37 @@ final class Engine implements ClaimCheck {
             + " object (a content-id collision or a damaged pack)", e);
       }
     }
-    return refs(id, pack);
+    return refs(id, pack, rawLengths);
   }
 
-  private List<ClaimRef> refs(PackId id, EncodedPack pack) {
+  private List<ClaimRef> refs(PackId id, EncodedPack pack, int[] rawLengths) {
     List<ClaimRef> refs = new ArrayList<>(pack.entries().size());
     for (PackEntry entry : pack.entries()) {
-      refs.add(Packs.toRef(tenant, id, entry));
+      refs.add(Packs.toRef(tenant, id, entry, rawLengths[entry.index()]));
     }
     return refs;
+  }
+
+  /** Refuses, before any store request, a value larger than claimcheck.write.max.bytes. */
+  private void checkWriteSizes(List<byte[]> values) {
+    for (int i = 0; i < values.size(); i++) {
+      if (values.get(i).length > writeMaxBytes) {
+        throw new ClaimCheckFailure(Reason.REFUSED, "value " + i + " of " + values.get(i).length
+            + " bytes exceeds " + ClaimCheckConfig.WRITE_MAX_BYTES + " (" + writeMaxBytes
+            + "): nothing was written", null);
+      }
+    }
+  }
+
+  /** The refusal of a ref whose stored or raw length passes claimcheck.read.max.bytes, or null. */
+  private ClaimCheckFailure tooLarge(ClaimRef ref) {
+    long size = Math.max(ref.length(), ref.rawLength());
+    if (size <= readMaxBytes) {
+      return null;
+    }
+    return new ClaimCheckFailure(Reason.REFUSED, "claim " + describe(ref) + " of " + size
+        + " bytes exceeds " + ClaimCheckConfig.READ_MAX_BYTES + " (" + readMaxBytes
+        + "): not fetched", null);
   }
 
   private <T> T await(CompletableFuture<T> f, long deadline) {
@@ -186,19 +214,28 @@ final class Engine implements ClaimCheck {
       return CompletableFuture.failedFuture(new ClaimCheckFailure(Reason.REFUSED,
           "claim " + describe(ref) + ": tenant " + t + " is not in " + ClaimCheckConfig.TENANTS_ALLOWED, null));
     }
+    ClaimCheckFailure tooLarge = tooLarge(ref);
+    if (tooLarge != null) {
+      return CompletableFuture.failedFuture(tooLarge);
+    }
     return redeemer.redeem(ref, deadlineNanos);
   }
 
   /**
    * Returns the caller's own copy of the claim from its stored bytes: checked against the ref's
-   * length and CRC32C, then decompressed; {@code CORRUPT} when either fails.
+   * length and CRC32C, then decompressed through a stream bounded by the ref's recorded raw length
+   * (v2) or {@code readMaxBytes}; {@code CORRUPT} when either fails.
    */
-  static byte[] verified(ClaimRef ref, byte[] stored) {
+  static byte[] verified(ClaimRef ref, byte[] stored, int readMaxBytes) {
     try {
       Packs.checkClaim(ref, stored);
-      return ref.codec() == Codec.NONE ? stored.clone() : Compressor.decompress(ref.codec(), stored);
-    } catch (CorruptPackException | IOException e) {
+      return ref.codec() == Codec.NONE ? stored.clone()
+          : Compressor.decompress(ref.codec(), stored, ref.rawLength(), readMaxBytes);
+    } catch (CorruptPackException e) {
       throw new ClaimCheckFailure(Reason.CORRUPT, "claim " + describe(ref) + ": " + e.getMessage(), e);
+    } catch (PastReadLimitException e) {
+      throw new ClaimCheckFailure(Reason.REFUSED, "claim " + describe(ref) + ": " + e.getMessage()
+          + "; a reader with a higher " + ClaimCheckConfig.READ_MAX_BYTES + " can redeem it", e);
     }
   }
 

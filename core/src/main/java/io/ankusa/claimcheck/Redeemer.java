@@ -32,11 +32,13 @@ final class Redeemer {
   private final Runtimes.Runtime rt;
   private final Ticker ticker;
   private final long searchNanos;
+  private final int readMaxBytes;
 
-  Redeemer(Runtimes.Runtime rt, Ticker ticker, long searchNanos) {
+  Redeemer(Runtimes.Runtime rt, Ticker ticker, long searchNanos, int readMaxBytes) {
     this.rt = rt;
     this.ticker = ticker;
     this.searchNanos = searchNanos;
+    this.readMaxBytes = readMaxBytes;
   }
 
   /** Redeems {@code ref} by {@code deadlineNanos}; the future fails with a failure or an Error. */
@@ -75,7 +77,7 @@ final class Redeemer {
       // same range, or a reader that cached before verifying): ask the stores themselves.
       return secondLook(ref, Reason.CORRUPT, corrupt.getMessage(), deadline);
     }
-    return CompletableFuture.completedFuture(Engine.verified(ref, bytes));
+    return CompletableFuture.completedFuture(Engine.verified(ref, bytes, readMaxBytes));
   }
 
   private CompletableFuture<byte[]> failed(ClaimRef ref, Throwable error, long deadline) {
@@ -141,7 +143,7 @@ final class Redeemer {
         throw new ClaimCheckFailure(Reason.UNAVAILABLE, claim(ref) + "the stores answered "
             + firstMessage + ", then bytes that do not match: answers disagree", mismatch);
       }
-      return Engine.verified(ref, bytes);
+      return Engine.verified(ref, bytes, readMaxBytes);
     });
   }
 

@@ -76,9 +76,7 @@ public final class RefFields {
     try {
       return RefCodec.decode(data);
     } catch (MalformedRefException e) {
-      // TODO(lead, at merge): also map MalformedRefException.Reason.UNKNOWN_CODEC here (decision
-      // 1, added by the "refs" branch); until then an unknown codec id decodes as BAD_FIELD.
-      if (e.reason() == MalformedRefException.Reason.UNKNOWN_VERSION) {
+      if (e.needsNewerReader()) { // an unknown ref version or codec id
         throw new ClaimCheckFailure(Reason.UNAVAILABLE, "the " + field + " is a claim-check ref"
             + " written by a newer library: upgrade the reader (" + e.getMessage() + ")", e);
       }

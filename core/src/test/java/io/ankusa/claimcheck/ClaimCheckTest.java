@@ -149,6 +149,70 @@ class ClaimCheckTest {
   }
 
   @Test
+  void aValueOverTheWriteLimitFailsBeforeAnyStoreRequest() {
+    Map<String, Object> m = config();
+    m.put("claimcheck.write.max.bytes", 1000);
+    try (ClaimCheck cc = ClaimCheck.open(m)) {
+      assertThat(redeem(cc, cc.checkIn(random(1000, 11)))).isEqualTo(random(1000, 11));
+      long puts = MemoryStores.named(a).count(MemoryStore.Op.PUT);
+      assertThatThrownBy(() -> cc.checkIn(random(1001, 12)))
+          .isInstanceOfSatisfying(ClaimCheckFailure.class, f -> {
+            assertThat(f.reason()).isEqualTo(Reason.REFUSED);
+            assertThat(f.getMessage()).contains("claimcheck.write.max.bytes").contains("1001");
+          });
+      assertThatThrownBy(() -> cc.checkInAll(List.of(random(10, 13), random(1001, 14))))
+          .isInstanceOfSatisfying(ClaimCheckFailure.class,
+              f -> assertThat(f.getMessage()).contains("value 1 of 1001 bytes"));
+      assertThat(MemoryStores.named(a).count(MemoryStore.Op.PUT)).isEqualTo(puts);
+      assertThat(MemoryStores.named(b).count(MemoryStore.Op.PUT)).isZero();
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"none", "zstd"})
+  void aRefOverTheReadLimitIsRefusedBeforeAnyStoreRequest(String codec) {
+    Map<String, Object> m = config();
+    m.put("claimcheck.compression.type", codec);
+    ClaimRef ref;
+    try (ClaimCheck writer = ClaimCheck.open(m)) {
+      ref = writer.checkIn(new byte[5000]); // zeros: zstd stores far fewer bytes than 5000
+    }
+    assertThat(ref.rawLength()).isEqualTo(5000);
+    assertThat(ref.version()).isEqualTo(codec.equals("none") ? 1 : 2);
+    Map<String, Object> r = config();
+    r.put("claimcheck.read.max.bytes", 4999);
+    try (ClaimCheck reader = ClaimCheck.open(r)) {
+      ClaimCheckFailure f = failure(reader, ref);
+      assertThat(f.reason()).isEqualTo(Reason.REFUSED);
+      assertThat(f.getMessage()).contains("claimcheck.read.max.bytes").contains("5000");
+      assertThat(MemoryStores.named(a).count(MemoryStore.Op.GET)).isZero();
+      assertThat(MemoryStores.named(b).count(MemoryStore.Op.GET)).isZero();
+    }
+    r.put("claimcheck.read.max.bytes", 5000);
+    try (ClaimCheck reader = ClaimCheck.open(r)) {
+      assertThat(redeem(reader, ref)).isEqualTo(new byte[5000]);
+    }
+  }
+
+  @Test
+  void compressedCheckInsWriteVersionTwoRefsAndUncompressedOnesVersionOne() {
+    Map<String, Object> m = config();
+    m.put("claimcheck.compression.type", "lz4");
+    try (ClaimCheck cc = ClaimCheck.open(m)) {
+      List<ClaimRef> refs = cc.checkInAll(List.of(new byte[7000], random(300, 15)));
+      for (ClaimRef ref : refs) {
+        assertThat(ref.version()).isEqualTo(2);
+        assertThat(RefCodec.decode(RefCodec.encode(ref))).isEqualTo(ref);
+      }
+      assertThat(refs.get(0).rawLength()).isEqualTo(7000);
+      assertThat(refs.get(1).rawLength()).isEqualTo(300);
+      ClaimRef key = cc.checkInKey(random(400, 16)); // keys are never compressed
+      assertThat(key.version()).isEqualTo(1);
+      assertThat(key.rawLength()).isEqualTo(400);
+    }
+  }
+
+  @Test
   void deletedClaimIsNotFoundOnlyWhenEveryStoreAnswered() {
     try (ClaimCheck cc = ClaimCheck.open(config())) {
       ClaimRef ref = cc.checkIn(random(10, 8));

@@ -77,7 +77,7 @@ final class MarkAndSweep implements Collector {
       public void malformed(
           String topic, int partition, long offset, boolean isKey, MalformedRefException e) {
         malformed.increment();
-        if (e.reason().name().startsWith("UNKNOWN")) {
+        if (e.needsNewerReader()) {
           unknown.putIfAbsent(topic + "-" + partition + "@" + offset, e.getMessage());
         }
       }

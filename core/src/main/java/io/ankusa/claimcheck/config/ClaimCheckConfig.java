@@ -60,6 +60,19 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String POLL_BUDGET_RATIO = "claimcheck.poll.budget.ratio";
   public static final String COMPRESSION_TYPE = "claimcheck.compression.type";
   public static final String FILE_PERMISSIONS = "claimcheck.file.permissions";
+  public static final String READ_MAX_BYTES = "claimcheck.read.max.bytes";
+  public static final String WRITE_MAX_BYTES = "claimcheck.write.max.bytes";
+
+  /**
+   * The default of {@link #READ_MAX_BYTES} and {@link #WRITE_MAX_BYTES}: 256 MiB. A consumer's
+   * heap must hold a poll's claims at once (several redeem concurrently, and the prefetcher holds a
+   * batch), so one claim much larger than this is a claim few consumers could redeem; payloads
+   * that large belong in a different design (stream the object from the store, not a record).
+   */
+  public static final long DEFAULT_MAX_BYTES = 256L << 20;
+
+  /** The largest value of the byte limits: the largest array a JVM reliably allocates. */
+  public static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
 
   /** Tenant names: short, lowercase, no path characters. */
   public static final Pattern TENANT_PATTERN = Pattern.compile("[a-z0-9_][a-z0-9._-]{0,39}");
@@ -127,7 +140,18 @@ public final class ClaimCheckConfig extends AbstractConfig {
       .define(FILE_PERMISSIONS, Type.STRING, "rw-r-----", filePermissionsValidator(), LOW,
           "The POSIX permissions of a new pack in a file:// store (like rw-r-----: readable by "
               + "the group, so readers may run as another user of it); the owner must be able to "
-              + "read.");
+              + "read.")
+      .define(READ_MAX_BYTES, Type.LONG, DEFAULT_MAX_BYTES, Range.between(1, MAX_ARRAY_BYTES), MEDIUM,
+          "The most bytes one redeem may allocate: a ref whose stored or uncompressed length exceeds "
+              + "it is refused before any store request, and a claim that inflates past it (or past "
+              + "the uncompressed length its ref records) is corrupt, so a hostile ref or a "
+              + "decompression bomb cannot exhaust the heap. The default, 256 MiB, leaves room for a "
+              + "poll's claims in a consumer's heap; payloads larger than that belong in a different "
+              + "design (fetch the object from the store directly) rather than in a record.")
+      .define(WRITE_MAX_BYTES, Type.LONG, DEFAULT_MAX_BYTES, Range.between(1, MAX_ARRAY_BYTES), MEDIUM,
+          "The largest value one check-in accepts, before compression: a larger one fails before "
+              + "any store request. Keep it at or below the consumers' " + READ_MAX_BYTES
+              + ", or they will refuse what was written (same default, 256 MiB).");
 
   /**
    * The {@code claimcheck.} keys that the Kafka surfaces read on top of {@link #CONFIG_DEF} (the
@@ -247,5 +271,15 @@ public final class ClaimCheckConfig extends AbstractConfig {
         return "POSIX permissions like rw-r----- (owner read required)";
       }
     };
+  }
+
+  /** The most bytes one redeem may allocate ({@value #READ_MAX_BYTES}); fits an array. */
+  public int readMaxBytes() {
+    return (int) (long) getLong(READ_MAX_BYTES);
+  }
+
+  /** The largest value one check-in accepts ({@value #WRITE_MAX_BYTES}); fits an array. */
+  public int writeMaxBytes() {
+    return (int) (long) getLong(WRITE_MAX_BYTES);
   }
 }

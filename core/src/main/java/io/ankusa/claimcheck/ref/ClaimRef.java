@@ -7,7 +7,12 @@ import java.util.Objects;
  * where and how the claim's stored bytes lie in its pack; immutable and thread-safe.
  *
  * <p>A ref names no store: a read searches them. {@link RefCodec} writes it in at most {@value
- * RefCodec#MAX_V1_LENGTH} bytes.
+ * RefCodec#MAX_V2_LENGTH} bytes.
+ *
+ * <p>Version 1 records the stored bytes only; version 2 adds the claim's uncompressed length, so
+ * a reader bounds its allocation before inflating. Writers use version 2 only for compressed
+ * claims ({@link #of(Tenant, ClaimId, long, int, int, Codec, int)}): an uncompressed claim's raw
+ * length is its stored length, and its ref stays readable by readers that know version 1 only.
  *
  * @param version the ref format version this ref is written in, 1..{@link #CURRENT_VERSION}
  * @param tenant the claim's owner
@@ -17,13 +22,18 @@ import java.util.Objects;
  * @param length the number of stored bytes, at least 1 (empty payloads are never checked in)
  * @param checksum the CRC32C of the stored bytes
  * @param codec how the stored bytes are compressed
+ * @param rawLength the claim's uncompressed length: version 2's field; {@code length} when {@code
+ *     codec} is {@link Codec#NONE}; {@link #UNKNOWN_RAW_LENGTH} for a compressed version-1 ref
  */
 public record ClaimRef(
     int version, Tenant tenant, ClaimId claimId, long offset, int length, int checksum,
-    Codec codec) {
+    Codec codec, int rawLength) {
 
-  /** The ref format version {@link RefCodec#encode} writes for new refs. */
-  public static final int CURRENT_VERSION = 1;
+  /** The newest ref format version this library reads and writes. */
+  public static final int CURRENT_VERSION = 2;
+
+  /** The {@link #rawLength()} of a compressed version-1 ref, which does not record it. */
+  public static final int UNKNOWN_RAW_LENGTH = -1;
 
   /** Validates the fields; throws {@link IllegalArgumentException} naming the bad one. */
   public ClaimRef {
@@ -44,16 +54,62 @@ public record ClaimRef(
       throw new IllegalArgumentException(
           "ref offset " + offset + " + length " + length + " overflows");
     }
+    if (codec == Codec.NONE && rawLength != length) {
+      throw new IllegalArgumentException("raw length " + rawLength
+          + " of an uncompressed claim differs from its length " + length);
+    }
+    if (version == 1 && codec != Codec.NONE && rawLength != UNKNOWN_RAW_LENGTH) {
+      throw new IllegalArgumentException(
+          "a version-1 ref does not record the raw length of a compressed claim");
+    }
+    if (version >= 2 && rawLength < 0) {
+      throw new IllegalArgumentException("ref raw length " + rawLength + " is negative");
+    }
   }
 
-  /** Returns a ref in the {@link #CURRENT_VERSION}. */
+  /**
+   * A version-1 ref: its raw length is {@code length} when uncompressed, else {@link
+   * #UNKNOWN_RAW_LENGTH}. Throws {@link IllegalArgumentException} for any other version (they
+   * record the raw length, so use the canonical constructor).
+   */
+  public ClaimRef(int version, Tenant tenant, ClaimId claimId, long offset, int length,
+      int checksum, Codec codec) {
+    this(version, tenant, claimId, offset, length, checksum, codec,
+        v1RawLength(version, codec, length));
+  }
+
+  /**
+   * Returns the ref a writer writes today: version 1 when {@code codec} is {@link Codec#NONE}
+   * ({@code rawLength} must then equal {@code length}), else version 2 recording {@code
+   * rawLength}.
+   */
+  public static ClaimRef of(Tenant tenant, ClaimId claimId, long offset, int length,
+      int checksum, Codec codec, int rawLength) {
+    int version = Objects.requireNonNull(codec, "codec") == Codec.NONE ? 1 : 2;
+    return new ClaimRef(version, tenant, claimId, offset, length, checksum, codec, rawLength);
+  }
+
+  /** Returns a version-1 ref (whose raw length is unknown when {@code codec} compresses). */
   public static ClaimRef of(
       Tenant tenant, ClaimId claimId, long offset, int length, int checksum, Codec codec) {
-    return new ClaimRef(CURRENT_VERSION, tenant, claimId, offset, length, checksum, codec);
+    return new ClaimRef(1, tenant, claimId, offset, length, checksum, codec);
   }
 
   /** Returns the pack holding the claim. */
   public PackId packId() {
     return claimId.pack();
+  }
+
+  /** Whether the claim's uncompressed length is known ({@link #rawLength()} is not -1). */
+  public boolean knowsRawLength() {
+    return rawLength != UNKNOWN_RAW_LENGTH;
+  }
+
+  private static int v1RawLength(int version, Codec codec, int length) {
+    if (version >= 2 && version <= CURRENT_VERSION) {
+      throw new IllegalArgumentException(
+          "a version-" + version + " ref records its raw length: pass it");
+    }
+    return codec == Codec.NONE ? length : UNKNOWN_RAW_LENGTH;
   }
 }

@@ -19,8 +19,16 @@ public final class MalformedRefException extends IllegalArgumentException {
     TRAILING_BYTES,
     /** The trailing CRC32 does not match: the ref was damaged. */
     BAD_CRC,
-    /** A well-formed ref of a version this library does not know (written by a newer one). */
+    /**
+     * A well-formed ref of a version this library does not know (written by a newer one): not a
+     * bad ref, an old reader; the message says "upgrade the reader".
+     */
     UNKNOWN_VERSION,
+    /**
+     * An intact ref naming a codec this library does not know (written by a newer one): not a bad
+     * ref, an old reader; the message says "upgrade the reader".
+     */
+    UNKNOWN_CODEC,
     /** A field of an intact ref is invalid (a bad tenant, codec, length, …). */
     BAD_FIELD
   }
@@ -36,5 +44,13 @@ public final class MalformedRefException extends IllegalArgumentException {
   /** Returns why the bytes were refused. */
   public Reason reason() {
     return reason;
+  }
+
+  /**
+   * Whether a newer reader would read the ref ({@link Reason#UNKNOWN_VERSION} or {@link
+   * Reason#UNKNOWN_CODEC}): retriable after an upgrade, never a reason to skip the record.
+   */
+  public boolean needsNewerReader() {
+    return reason == Reason.UNKNOWN_VERSION || reason == Reason.UNKNOWN_CODEC;
   }
 }

@@ -61,7 +61,7 @@ final class PackWriter {
     Bytes.putLong(out, 13, header.packLength());
   }
 
-  private static void writeEntry(byte[] out, int at, PackEntry entry) {
+  static void writeEntry(byte[] out, int at, PackEntry entry) {
     Bytes.putLong(out, at, entry.offset());
     Bytes.putInt(out, at + 8, entry.length());
     Bytes.putInt(out, at + 12, entry.checksum());

@@ -116,10 +116,23 @@ public final class Packs {
     check("claim " + ref.claimId(), ref.length(), ref.checksum(), stored);
   }
 
-  /** Returns the current-version ref to the claim of {@code entry} in pack {@code pack}. */
+  /**
+   * Returns the version-1 ref to the claim of {@code entry} in pack {@code pack} (its raw length
+   * unknown when compressed); writers use {@link #toRef(Tenant, PackId, PackEntry, int)}.
+   */
   public static ClaimRef toRef(Tenant tenant, PackId pack, PackEntry entry) {
     return ClaimRef.of(tenant, new ClaimId(pack, entry.index()), entry.offset(), entry.length(),
         entry.checksum(), entry.codec());
+  }
+
+  /**
+   * Returns the ref a writer writes to the claim of {@code entry} in pack {@code pack}, whose
+   * uncompressed length is {@code rawLength}: version 1 when the claim is stored uncompressed,
+   * version 2 (recording {@code rawLength}) otherwise.
+   */
+  public static ClaimRef toRef(Tenant tenant, PackId pack, PackEntry entry, int rawLength) {
+    return ClaimRef.of(tenant, new ClaimId(pack, entry.index()), entry.offset(), entry.length(),
+        entry.checksum(), entry.codec(), rawLength);
   }
 
   private static List<PackEntry> parseIndex(PackHeader header, byte[] bytes, int at) {

@@ -20,7 +20,14 @@ import java.util.Objects;
  *
  * <p>The version byte selects the body reader, and each reader stays forever, so every ref ever
  * written decodes. Version 1's body: tenant length (1), tenant ASCII, pack id (8), claim index
- * (2, unsigned), offset (8), length (4), checksum (4), codec id (1) — all big-endian.
+ * (2, unsigned), offset (8), length (4), checksum (4), codec id (1) — all big-endian. Version 2's
+ * body is version 1's followed by the claim's uncompressed length (4); it is written for
+ * compressed claims only (see {@link ClaimRef#of(Tenant, ClaimId, long, int, int, Codec, int)}).
+ *
+ * <p>A ref this library cannot read because it is newer — an unknown version, or an unknown codec
+ * in an intact ref — fails with {@link Reason#UNKNOWN_VERSION} or {@link Reason#UNKNOWN_CODEC}
+ * and a message saying "upgrade the reader" ({@link MalformedRefException#needsNewerReader()}):
+ * the ref is fine, the reader is old.
  */
 public final class RefCodec {
 
@@ -42,6 +49,9 @@ public final class RefCodec {
   /** The length of the longest version-1 ref (a {@value Tenant#MAX_LENGTH}-character tenant). */
   public static final int MAX_V1_LENGTH = FRAME_HEAD + RefV1.MAX_BODY + FRAME_TAIL;
 
+  /** The length of the longest version-2 ref, the longest this library writes. */
+  public static final int MAX_V2_LENGTH = FRAME_HEAD + RefV2.MAX_BODY + FRAME_TAIL;
+
   private RefCodec() {}
 
   /** Returns the bytes of {@code ref}, written in {@code ref.version()}. */
@@ -49,6 +59,7 @@ public final class RefCodec {
     Objects.requireNonNull(ref, "ref");
     byte[] body = switch (ref.version()) {
       case 1 -> RefV1.write(ref);
+      case 2 -> RefV2.write(ref);
       default -> throw new IllegalArgumentException("no writer for ref version " + ref.version());
     };
     byte[] out = new byte[FRAME_HEAD + body.length + FRAME_TAIL];
@@ -102,10 +113,12 @@ public final class RefCodec {
     int bodyLength = bytes[MAGIC.length + 1] & 0xff;
     return switch (version) {
       case 1 -> RefV1.read(bytes, FRAME_HEAD, bodyLength);
+      case 2 -> RefV2.read(bytes, FRAME_HEAD, bodyLength);
       default -> throw new MalformedRefException(
           Reason.UNKNOWN_VERSION,
           "ref version " + version + " is unknown (this library reads 1.."
-              + ClaimRef.CURRENT_VERSION + "); upgrade the reader");
+              + ClaimRef.CURRENT_VERSION + "): upgrade the reader to a version that reads ref"
+              + " version " + version);
     };
   }
 

@@ -11,6 +11,9 @@ import java.nio.charset.StandardCharsets;
  *   tenant length T (1) | tenant, ASCII (T) | pack id (8) | claim index (2, unsigned)
  *   | offset (8) | length (4) | checksum (4) | codec id (1)
  * </pre>
+ *
+ * <p>{@link RefV2} extends this body by trailing fields, so it writes and parses the common part
+ * here ({@link #writeCommon}, {@link #readCommon}).
  */
 final class RefV1 {
 
@@ -23,8 +26,24 @@ final class RefV1 {
   private RefV1() {}
 
   static byte[] write(ClaimRef ref) {
+    return writeCommon(ref, 0);
+  }
+
+  /** Reads the body at {@code bytes[start, start + length)}, whose CRC was already checked. */
+  static ClaimRef read(byte[] bytes, int start, int length) {
+    Common c = readCommon(bytes, start, length, 0, "version-1");
+    try {
+      return new ClaimRef(1, Tenant.of(c.tenant), new ClaimId(new PackId(c.pack), c.index),
+          c.offset, c.length, c.checksum, c.codec);
+    } catch (IllegalArgumentException e) {
+      throw bad("version-1", e.getMessage());
+    }
+  }
+
+  /** Writes the version-1 fields of {@code ref}, leaving {@code extra} zero bytes at the end. */
+  static byte[] writeCommon(ClaimRef ref, int extra) {
     byte[] tenant = ref.tenant().value().getBytes(StandardCharsets.US_ASCII);
-    byte[] b = new byte[FIXED + tenant.length];
+    byte[] b = new byte[FIXED + tenant.length + extra];
     int at = 0;
     b[at++] = (byte) tenant.length;
     System.arraycopy(tenant, 0, b, at, tenant.length);
@@ -43,14 +62,18 @@ final class RefV1 {
     return b;
   }
 
-  /** Reads the body at {@code bytes[start, start + length)}, whose CRC was already checked. */
-  static ClaimRef read(byte[] bytes, int start, int length) {
-    if (length < FIXED + 1) {
-      throw bad("body of " + length + " bytes is shorter than any version-1 body");
+  /**
+   * Parses the version-1 fields of a body of {@code length} bytes that ends in {@code extra}
+   * further bytes; checks the body's size and the codec id, not the other fields' values.
+   */
+  static Common readCommon(byte[] bytes, int start, int length, int extra, String version) {
+    if (length < FIXED + 1 + extra) {
+      throw bad(version, "body of " + length + " bytes is shorter than any " + version + " body");
     }
     int tenantLength = bytes[start] & 0xff;
-    if (length != FIXED + tenantLength) {
-      throw bad("body of " + length + " bytes does not fit a tenant of " + tenantLength);
+    if (length != FIXED + tenantLength + extra) {
+      throw bad(version,
+          "body of " + length + " bytes does not fit a tenant of " + tenantLength);
     }
     int at = start + 1;
     String tenantName = new String(bytes, at, tenantLength, StandardCharsets.ISO_8859_1);
@@ -66,15 +89,21 @@ final class RefV1 {
     int checksum = Bytes.getInt(bytes, at);
     at += 4;
     int codecId = bytes[at] & 0xff;
+    Codec codec;
     try {
-      return new ClaimRef(1, Tenant.of(tenantName), new ClaimId(new PackId(pack), index), offset,
-          claimLength, checksum, Codec.ofId(codecId));
+      codec = Codec.ofId(codecId);
     } catch (IllegalArgumentException e) {
-      throw bad(e.getMessage());
+      throw new MalformedRefException(Reason.UNKNOWN_CODEC, version + " ref names codec id "
+          + codecId + ", unknown to this library: upgrade the reader to a version that knows it");
     }
+    return new Common(tenantName, pack, index, offset, claimLength, checksum, codec);
   }
 
-  private static MalformedRefException bad(String message) {
-    return new MalformedRefException(Reason.BAD_FIELD, "version-1 ref: " + message);
+  static MalformedRefException bad(String version, String message) {
+    return new MalformedRefException(Reason.BAD_FIELD, version + " ref: " + message);
   }
+
+  /** The version-1 fields as read, not yet validated (but for the codec). */
+  record Common(
+      String tenant, long pack, int index, long offset, int length, int checksum, Codec codec) {}
 }

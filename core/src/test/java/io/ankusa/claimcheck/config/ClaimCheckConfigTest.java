@@ -115,6 +115,12 @@ class ClaimCheckConfigTest {
       "claimcheck.store.0.s3.multipart.part.bytes|1048576",
       "claimcheck.store.0.s3.multipart.threshold.bytes|8388608",
       "claimcheck.store.0.s3.multipart.threshold.bytes|big",
+      "claimcheck.read.max.bytes|0",
+      "claimcheck.read.max.bytes|2147483640",
+      "claimcheck.read.max.bytes|lots",
+      "claimcheck.write.max.bytes|0",
+      "claimcheck.write.max.bytes|-1",
+      "claimcheck.write.max.bytes|2147483647",
   })
   void badValueThrowsConfigExceptionNamingTheKey(String key, String value) {
     Map<String, Object> m = base();
@@ -122,6 +128,19 @@ class ClaimCheckConfigTest {
     assertThatThrownBy(() -> new ClaimCheckConfig(m))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(key);
+  }
+
+  @Test
+  void byteLimitsDefaultTo256MibAndAcceptTheLargestArray() {
+    ClaimCheckConfig c = new ClaimCheckConfig(base());
+    assertThat(c.readMaxBytes()).isEqualTo(256 << 20);
+    assertThat(c.writeMaxBytes()).isEqualTo(256 << 20);
+    Map<String, Object> m = base();
+    m.put(ClaimCheckConfig.READ_MAX_BYTES, String.valueOf(Integer.MAX_VALUE - 8));
+    m.put(ClaimCheckConfig.WRITE_MAX_BYTES, 1);
+    ClaimCheckConfig edges = new ClaimCheckConfig(m);
+    assertThat(edges.readMaxBytes()).isEqualTo(Integer.MAX_VALUE - 8);
+    assertThat(edges.writeMaxBytes()).isEqualTo(1);
   }
 
   @Test

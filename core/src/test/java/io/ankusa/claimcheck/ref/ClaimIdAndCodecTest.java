@@ -58,8 +58,41 @@ class ClaimIdAndCodecTest {
         .isThrownBy(() -> new ClaimRef(0, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("version 0");
     assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ClaimRef(3, t, id, 0, 1, 0, Codec.NONE))
+        .withMessageContaining("version 3");
+    assertThatIllegalArgumentException()
         .isThrownBy(() -> new ClaimRef(2, t, id, 0, 1, 0, Codec.NONE))
-        .withMessageContaining("version 2");
+        .withMessageContaining("records its raw length");
+  }
+
+  @Test
+  void claimRefRawLengthFollowsVersionAndCodec() {
+    Tenant t = Tenant.of("t");
+    ClaimId id = new ClaimId(PACK, 0);
+    // Uncompressed: version 1, the raw length is the stored length.
+    ClaimRef plain = ClaimRef.of(t, id, 0, 10, 0, Codec.NONE, 10);
+    assertThat(plain.version()).isEqualTo(1);
+    assertThat(plain.rawLength()).isEqualTo(10);
+    assertThat(plain.knowsRawLength()).isTrue();
+    // Compressed: version 2 records it.
+    ClaimRef zstd = ClaimRef.of(t, id, 0, 10, 0, Codec.ZSTD, 5000);
+    assertThat(zstd.version()).isEqualTo(2);
+    assertThat(zstd.rawLength()).isEqualTo(5000);
+    // A compressed version-1 ref does not know it.
+    ClaimRef old = ClaimRef.of(t, id, 0, 10, 0, Codec.ZSTD);
+    assertThat(old.version()).isEqualTo(1);
+    assertThat(old.rawLength()).isEqualTo(ClaimRef.UNKNOWN_RAW_LENGTH);
+    assertThat(old.knowsRawLength()).isFalse();
+
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> ClaimRef.of(t, id, 0, 10, 0, Codec.NONE, 11))
+        .withMessageContaining("raw length 11");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> ClaimRef.of(t, id, 0, 10, 0, Codec.GZIP, -1))
+        .withMessageContaining("raw length -1");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ClaimRef(1, t, id, 0, 10, 0, Codec.GZIP, 100))
+        .withMessageContaining("version-1 ref does not record");
     assertThatIllegalArgumentException().isThrownBy(() -> ClaimRef.of(t, id, -1, 1, 0, Codec.NONE))
         .withMessageContaining("offset -1");
     assertThatIllegalArgumentException().isThrownBy(() -> ClaimRef.of(t, id, 0, 0, 0, Codec.NONE))

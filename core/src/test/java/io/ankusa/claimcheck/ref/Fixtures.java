@@ -36,7 +36,14 @@ final class Fixtures {
       default -> (random.nextLong() >>> 1) % (Long.MAX_VALUE - length + 1);
     };
     Codec codec = Codec.values()[random.nextInt(Codec.values().length)];
-    return ClaimRef.of(tenant(random), new ClaimId(new PackId(random.nextLong()), index), offset,
-        length, random.nextInt(), codec);
+    Tenant tenant = tenant(random);
+    ClaimId id = new ClaimId(new PackId(random.nextLong()), index);
+    if (random.nextBoolean()) {
+      // What a writer writes today: version 2 with the raw length when compressed, else version 1.
+      int rawLength = codec == Codec.NONE ? length
+          : random.nextInt(3) == 0 ? Integer.MAX_VALUE : random.nextInt(Integer.MAX_VALUE);
+      return ClaimRef.of(tenant, id, offset, length, random.nextInt(), codec, rawLength);
+    }
+    return ClaimRef.of(tenant, id, offset, length, random.nextInt(), codec);
   }
 }

@@ -83,7 +83,14 @@ class PacksTest {
         // A ref to the claim redeems with one ranged read at its offset hint.
         ClaimRef ref = RefCodec.decode(RefCodec.encode(Packs.toRef(tenant, id, entry)));
         assertThat(ref.claimId()).isEqualTo(new ClaimId(id, i));
-        assertThat(ref.version()).isEqualTo(ClaimRef.CURRENT_VERSION);
+        assertThat(ref.version()).isEqualTo(1);
+        // A writer's ref records the raw length when compressed (version 2).
+        int rawLength = entry.codec() == Codec.NONE ? entry.length() : 3 * entry.length();
+        ClaimRef written = RefCodec.decode(
+            RefCodec.encode(Packs.toRef(tenant, id, entry, rawLength)));
+        assertThat(written.version()).isEqualTo(entry.codec() == Codec.NONE ? 1 : 2);
+        assertThat(written.rawLength()).isEqualTo(rawLength);
+        assertThat(written.offset()).isEqualTo(ref.offset());
         byte[] ranged = Arrays.copyOfRange(bytes, (int) ref.offset(),
             (int) ref.offset() + ref.length());
         Packs.checkClaim(ref, ranged);

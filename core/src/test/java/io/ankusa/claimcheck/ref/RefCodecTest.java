@@ -35,6 +35,46 @@ class RefCodecTest {
       "04", // codec ZSTD
       "0ec52c3a")); // CRC32 of all preceding bytes
 
+  /** The same claim as {@link #GOLDEN_REF}, in version 2: its raw length recorded (16 MiB). */
+  private static final ClaimRef GOLDEN_V2_REF = ClaimRef.of(Tenant.of("acme.payments-eu_1"),
+      new ClaimId(PackId.parseHex("0123456789abcdef"), 258), 42, 1_048_576, 0xdeadbeef,
+      Codec.ZSTD, 16_777_216);
+
+  /**
+   * Version 2, pinned like version 1: never edit these bytes. Written by hand from the layout; the
+   * CRC32 was computed with Python's zlib.
+   */
+  private static final byte[] GOLDEN_V2 = HexFormat.of().parseHex(String.join("",
+      "00f7ac6b", // magic
+      "02", // version 2
+      "32", // body length 50
+      "12", // tenant length 18
+      "61636d652e7061796d656e74732d65755f31", // "acme.payments-eu_1"
+      "0123456789abcdef", // pack id
+      "0102", // claim index 258
+      "000000000000002a", // offset 42
+      "00100000", // length 1 MiB
+      "deadbeef", // CRC32C of the stored bytes
+      "04", // codec ZSTD
+      "01000000", // raw length 16 MiB
+      "b0f655cb")); // CRC32 of all preceding bytes
+
+  @Test
+  void versionTwoBytesArePinned() {
+    assertThat(GOLDEN_V2_REF.version()).isEqualTo(2);
+    assertThat(RefCodec.decode(GOLDEN_V2)).isEqualTo(GOLDEN_V2_REF);
+    assertThat(RefCodec.encode(GOLDEN_V2_REF)).containsExactly(GOLDEN_V2);
+    assertThat(RefCodec.isRef(GOLDEN_V2)).isTrue();
+    assertThat(RefCodec.decode(GOLDEN_V2).rawLength()).isEqualTo(16_777_216);
+  }
+
+  @Test
+  void versionOneStaysReadableWithItsRawLengthUnknownWhenCompressed() {
+    ClaimRef v1 = RefCodec.decode(GOLDEN_V1);
+    assertThat(v1.version()).isEqualTo(1);
+    assertThat(v1.rawLength()).isEqualTo(ClaimRef.UNKNOWN_RAW_LENGTH);
+  }
+
   @Test
   void versionOneBytesArePinned() {
     assertThat(RefCodec.decode(GOLDEN_V1)).isEqualTo(GOLDEN_REF);
@@ -50,7 +90,8 @@ class RefCodecTest {
       byte[] bytes = RefCodec.encode(ref);
       assertThat(RefCodec.isRef(bytes)).isTrue();
       assertThat(RefCodec.decode(bytes)).isEqualTo(ref);
-      assertThat(bytes.length).isLessThanOrEqualTo(RefCodec.MAX_V1_LENGTH);
+      assertThat(bytes.length).isLessThanOrEqualTo(
+          ref.version() == 1 ? RefCodec.MAX_V1_LENGTH : RefCodec.MAX_V2_LENGTH);
     }
   }
 
@@ -67,13 +108,20 @@ class RefCodecTest {
     ClaimRef smallest = ClaimRef.of(Tenant.of("a"), new ClaimId(new PackId(0), 0), 0, 1, 0,
         Codec.NONE);
     assertThat(RefCodec.decode(RefCodec.encode(smallest))).isEqualTo(smallest);
+
+    ClaimRef longestV2 = ClaimRef.of(longest, new ClaimId(new PackId(-1), ClaimId.MAX_INDEX),
+        Long.MAX_VALUE - Integer.MAX_VALUE, Integer.MAX_VALUE, -1, Codec.ZSTD, Integer.MAX_VALUE);
+    byte[] v2 = RefCodec.encode(longestV2);
+    assertThat(RefCodec.decode(v2)).isEqualTo(longestV2);
+    assertThat(v2).hasSize(RefCodec.MAX_V2_LENGTH);
+    assertThat(RefCodec.MAX_V2_LENGTH).isLessThan(100);
   }
 
   @Test
   void everySingleBitFlipIsRejected() {
     Random random = new Random(1);
     for (int r = 0; r < 200; r++) {
-      ClaimRef ref = r == 0 ? GOLDEN_REF : Fixtures.ref(random);
+      ClaimRef ref = r == 0 ? GOLDEN_REF : r == 1 ? GOLDEN_V2_REF : Fixtures.ref(random);
       byte[] good = RefCodec.encode(ref);
       for (int bit = 0; bit < good.length * 8; bit++) {
         byte[] bad = good.clone();
@@ -130,7 +178,8 @@ class RefCodecTest {
     assertThatThrownBy(() -> RefCodec.decode(future))
         .isInstanceOfSatisfying(MalformedRefException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_VERSION))
-        .hasMessageContaining("version 7");
+        .hasMessageContaining("version 7")
+        .hasMessageContaining("upgrade the reader");
     assertThatThrownBy(() -> RefCodec.decode(frame(0, new byte[0])))
         .isInstanceOfSatisfying(MalformedRefException.class,
             e -> assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_VERSION));
@@ -143,7 +192,6 @@ class RefCodecTest {
     assertBadField(withByte(body, 1, 'A')); // upper case in the tenant
     assertBadField(withByte(body, 1, '/')); // path character in the tenant
     assertBadField(withByte(body, 1, 0xC3)); // non-ASCII in the tenant
-    assertBadField(withByte(body, body.length - 1, 9)); // unknown codec
     assertBadField(withInt(body, body.length - 9, 0)); // length 0
     assertBadField(withInt(body, body.length - 9, -1)); // negative length
     assertBadField(withByte(body, 0 + 1 + 18 + 8 + 2, 0x80)); // negative offset
@@ -156,14 +204,58 @@ class RefCodecTest {
   }
 
   @Test
+  void anUnknownCodecInAnIntactRefAsksForAnUpgrade() {
+    byte[] v1Body = Arrays.copyOfRange(GOLDEN_V1, RefCodec.FRAME_HEAD,
+        GOLDEN_V1.length - RefCodec.FRAME_TAIL);
+    byte[] v2Body = Arrays.copyOfRange(GOLDEN_V2, RefCodec.FRAME_HEAD,
+        GOLDEN_V2.length - RefCodec.FRAME_TAIL);
+    for (int codecId : new int[] {5, 9, 255}) {
+      assertUnknownCodec(frame(1, withByte(v1Body, v1Body.length - 1, codecId)), codecId);
+      assertUnknownCodec(frame(2, withByte(v2Body, v2Body.length - 5, codecId)), codecId);
+    }
+  }
+
+  @Test
+  void anIntactVersionTwoFrameWithBadFieldsIsRejected() {
+    byte[] body = Arrays.copyOfRange(GOLDEN_V2, RefCodec.FRAME_HEAD,
+        GOLDEN_V2.length - RefCodec.FRAME_TAIL);
+    assertBadField(2, withInt(body, body.length - 4, -1)); // negative raw length
+    assertBadField(2, Arrays.copyOf(body, body.length - 4)); // a version-1 body under version 2
+    assertBadField(2, Arrays.copyOf(body, body.length + 1)); // one byte too many
+    assertBadField(2, withByte(body, 1, 'A')); // upper case in the tenant
+    // Uncompressed, the raw length must be the stored length.
+    byte[] none = withByte(body, body.length - 5, 0);
+    assertBadField(2, none);
+    ClaimRef sameLength = RefCodec.decode(frame(2, withInt(none, none.length - 4, 1_048_576)));
+    assertThat(sameLength.rawLength()).isEqualTo(sameLength.length());
+    // A version-1 frame holding a version-2 body is refused too.
+    assertBadField(1, body);
+  }
+
+  @Test
   void encodeOutputIsFreshEachTime() {
     byte[] a = RefCodec.encode(GOLDEN_REF);
     a[10] = 0;
     assertThat(RefCodec.encode(GOLDEN_REF)).containsExactly(GOLDEN_V1);
   }
 
+  private static void assertUnknownCodec(byte[] bytes, int codecId) {
+    assertThat(RefCodec.isRef(bytes)).isTrue();
+    assertThatThrownBy(() -> RefCodec.decode(bytes))
+        .isInstanceOfSatisfying(MalformedRefException.class, e -> {
+          assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_CODEC);
+          assertThat(e.needsNewerReader()).isTrue();
+        })
+        .hasMessageContaining("codec id " + codecId)
+        .hasMessageContaining("upgrade the reader");
+  }
+
   private static void assertBadField(byte[] body) {
-    byte[] bytes = frame(1, body);
+    assertBadField(1, body);
+  }
+
+  private static void assertBadField(int version, byte[] body) {
+    byte[] bytes = frame(version, body);
     assertThat(RefCodec.isRef(bytes)).isTrue();
     assertThatThrownBy(() -> RefCodec.decode(bytes))
         .isInstanceOfSatisfying(MalformedRefException.class,

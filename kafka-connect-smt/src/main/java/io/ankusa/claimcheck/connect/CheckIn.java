@@ -100,7 +100,7 @@ public abstract class CheckIn<R extends ConnectRecord<R>> implements Transformat
     } catch (ClaimCheckFailure f) {
       throw Failures.toConnect(f, record, fieldName());
     }
-    headers.addString(RefFields.marker(isKey()), String.valueOf(ClaimRef.CURRENT_VERSION));
+    headers.addString(RefFields.marker(isKey()), String.valueOf(ref.version()));
     return newRecord(record, Schema.BYTES_SCHEMA, RefCodec.encode(ref), headers);
   }
 

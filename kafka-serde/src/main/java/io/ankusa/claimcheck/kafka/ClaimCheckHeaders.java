@@ -8,10 +8,10 @@ import org.apache.kafka.common.header.Headers;
  * The marker headers a record carrying a ref gets, for tools and routing; thread-safe (stateless).
  *
  * <p>A record whose value is a ref carries {@link #VALUE_MARKER}; one whose key is a ref carries
- * {@link #KEY_MARKER}. The header's value is the ref format's version, as one ASCII digit. The
- * names are wire-format facts defined once in core ({@link RefFields}); so is the rule telling a
- * ref from an inline payload: the marker, or bytes that are an intact ref frame (magic, length
- * and CRC), with or without other headers.
+ * {@link #KEY_MARKER}. The header's value is the version of the ref the record carries, as one
+ * ASCII digit (1, or 2 for a compressed claim's ref). The names are wire-format facts defined once
+ * in core ({@link RefFields}); so is the rule telling a ref from an inline payload: the marker, or
+ * bytes that are an intact ref frame (magic, length and CRC), with or without other headers.
  */
 public final class ClaimCheckHeaders {
 
@@ -32,10 +32,22 @@ public final class ClaimCheckHeaders {
     return RefFields.marker(isKey);
   }
 
-  /** Sets the marker (replacing any stale one). */
+  /**
+   * Sets the marker (replacing any stale one) with the newest ref version; prefer {@link
+   * #mark(Headers, boolean, int)} with the ref's own version.
+   */
   public static void mark(Headers headers, boolean isKey) {
     headers.remove(marker(isKey));
     headers.add(marker(isKey), VERSION.clone());
+  }
+
+  /** Sets the marker (replacing any stale one) for a ref of {@code refVersion} (1..9). */
+  public static void mark(Headers headers, boolean isKey, int refVersion) {
+    if (refVersion < 1 || refVersion > 9) {
+      throw new IllegalArgumentException("ref version " + refVersion + " is not one digit");
+    }
+    headers.remove(marker(isKey));
+    headers.add(marker(isKey), new byte[] {(byte) ('0' + refVersion)});
   }
 
   /** Removes a stale marker (Streams forwards input headers to its output). */

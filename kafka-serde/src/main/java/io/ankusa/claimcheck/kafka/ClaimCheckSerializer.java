@@ -120,7 +120,7 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
       throw e;
     }
     if (headers != null) {
-      ClaimCheckHeaders.mark(headers, s.isKey);
+      ClaimCheckHeaders.mark(headers, s.isKey, ref.version());
     }
     metrics.claimed();
     return RefCodec.encode(ref);

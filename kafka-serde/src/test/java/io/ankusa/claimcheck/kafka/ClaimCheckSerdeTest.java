@@ -121,6 +121,21 @@ class ClaimCheckSerdeTest {
     assertThat(d.metrics().claimedCount()).isEqualTo(claimed ? 2 : 0);
   }
 
+  @ParameterizedTest
+  @CsvSource({"none, 1", "zstd, 2"})
+  void theMarkerCarriesTheVersionOfTheRef(String codec, int version) {
+    Map<String, Object> m = config();
+    m.put("claimcheck.compression.type", codec);
+    ClaimCheckSerializer<byte[]> s = serializer(m, false);
+    Headers h = new RecordHeaders();
+    byte[] value = new byte[5000];
+    byte[] out = s.serialize(TOPIC, h, value);
+    assertThat(RefCodec.decode(out).version()).isEqualTo(version);
+    assertThat(h.lastHeader(ClaimCheckHeaders.VALUE_MARKER).value())
+        .containsExactly((byte) ('0' + version));
+    assertThat(deserializer(config(), false).deserialize(TOPIC, h, out)).isEqualTo(value);
+  }
+
   @Test
   void inlinePassRemovesAStaleMarker() {
     ClaimCheckSerializer<byte[]> s = serializer(config(), false);
