@@ -76,7 +76,9 @@ final class Compressor {
    *     ClaimRef#UNKNOWN_RAW_LENGTH}; when known the result must have exactly this length
    * @param maxBytes the most bytes the result may have when {@code rawLength} is unknown
    * @throws CorruptPackException when {@code stored} is not a valid stream of {@code codec}, or
-   *     inflates past {@code rawLength} (or {@code maxBytes}), or short of {@code rawLength}
+   *     inflates past or short of {@code rawLength}
+   * @throws PastReadLimitException when {@code rawLength} is unknown and it inflates past {@code
+   *     maxBytes}
    */
   static byte[] decompress(Codec codec, byte[] stored, int rawLength, int maxBytes) {
     if (codec == Codec.NONE) {
@@ -91,7 +93,7 @@ final class Compressor {
     // Plausible sizes are allocated at once; past that, memory follows the output produced.
     long guess = Math.max((long) READ_CHUNK, (long) stored.length * FIRST_CHUNK_RATIO);
     InflateSink sink = new InflateSink(bound, (int) Math.min(bound, guess),
-        known ? "the uncompressed length its ref records" : "claimcheck.read.max.bytes");
+        known ? "the uncompressed length its ref records" : "claimcheck.read.max.bytes", !known);
     switch (codec) {
       case LZ4:
         Lz4Frame.decompress(stored, sink);
@@ -117,8 +119,8 @@ final class Compressor {
             new ByteArrayInputStream(stored), RecyclingBufferPool.INSTANCE)) {
       drain(in, sink);
     } catch (IOException | RuntimeException e) {
-      if (e instanceof CorruptPackException c) {
-        throw c;
+      if (e instanceof CorruptPackException || e instanceof PastReadLimitException) {
+        throw (RuntimeException) e;
       }
       throw new CorruptPackException("not a valid " + codec + " stream: " + e);
     }

@@ -21,6 +21,7 @@ final class InflateSink {
 
   private final int bound;
   private final String what;
+  private final boolean boundIsReadLimit;
   private final List<byte[]> chunks = new ArrayList<>();
   private final List<Integer> filled = new ArrayList<>();
   private byte[] current;
@@ -31,12 +32,13 @@ final class InflateSink {
    * Creates a sink accepting at most {@code bound} bytes; {@code firstChunk} is the first
    * allocation (clamped to 1..bound); {@code what} names the bound in the overflow message.
    */
-  InflateSink(int bound, int firstChunk, String what) {
+  InflateSink(int bound, int firstChunk, String what, boolean boundIsReadLimit) {
     if (bound < 0) {
       throw new IllegalArgumentException("bound " + bound + " is negative");
     }
     this.bound = bound;
     this.what = what;
+    this.boundIsReadLimit = boundIsReadLimit;
     this.current = new byte[Math.max(0, Math.min(bound, Math.max(1, firstChunk)))];
   }
 
@@ -116,9 +118,11 @@ final class InflateSink {
   }
 
   /** The failure for output past the bound. */
-  CorruptPackException overflow() {
-    return new CorruptPackException("the claim inflates past " + bound + " bytes (" + what
-        + "): a damaged claim or a decompression bomb");
+  RuntimeException overflow() {
+    String message = "the claim inflates past " + bound + " bytes (" + what + ")";
+    return boundIsReadLimit
+        ? new PastReadLimitException(message + ": its ref does not record its uncompressed length")
+        : new CorruptPackException(message + ": a damaged claim or a decompression bomb");
   }
 
   /** Returns the collected bytes as one array of exactly {@link #size()} bytes. */
