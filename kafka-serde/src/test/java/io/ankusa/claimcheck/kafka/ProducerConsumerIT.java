@@ -75,7 +75,7 @@ class ProducerConsumerIT {
     assertThat(proxy.requestCount("PUT")).isEqualTo(puts);
 
     try (KafkaConsumer<String, byte[]> consumer =
-        new KafkaConsumer<>(Servers.consumer(cc, Servers.unique("g")))) {
+        new KafkaConsumer<>(monitored(Servers.consumer(cc, Servers.unique("g"))))) {
       consumer.subscribe(List.of(topic));
       List<ConsumerRecord<String, byte[]>> got =
           Servers.pollAll(consumer, sizes.length, Duration.ofSeconds(60));
@@ -99,6 +99,13 @@ class ProducerConsumerIT {
     assertThat(proxy.requestCount("POST")).as("create + complete per multipart upload")
         .isEqualTo(2L * multipart);
     assertThat(proxy.requestCount("HEAD") + proxy.requestCount("DELETE")).isZero();
+  }
+
+  /** The Monitorable variant (kafka-clients 4.1+), whose counts are the consumer's metrics. */
+  private static Map<String, Object> monitored(Map<String, Object> consumer) {
+    consumer.put(org.apache.kafka.clients.consumer.ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+        ClaimCheckDeserializer.Monitored.class.getName());
+    return consumer;
   }
 
   private static double pluginMetric(Map<MetricName, ? extends Metric> metrics, String name) {

@@ -130,8 +130,10 @@ class StoreOutageIT {
     }
     proxyA.down();
     TopicPartition tp = new TopicPartition(topic, 0);
-    try (KafkaConsumer<String, byte[]> consumer =
-        new KafkaConsumer<>(Servers.consumer(cc, Servers.unique("g")))) {
+    Map<String, Object> consumerConfig = Servers.consumer(cc, Servers.unique("g"));
+    // A store that refuses connections is retried until the read deadline: keep each try short.
+    consumerConfig.put("claimcheck.read.deadline.ms", 3000);
+    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerConfig)) {
       consumer.assign(List.of(tp));
       List<String> keys = new ArrayList<>();
       RecordDeserializationException failed = null;
