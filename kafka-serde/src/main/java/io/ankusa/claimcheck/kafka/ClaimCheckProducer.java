@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -153,9 +154,17 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
         System::currentTimeMillis);
   }
 
-  ClaimCheckProducer(Producer<byte[], byte[]> inner, Map<String, ?> configs,
+  private ClaimCheckProducer(Producer<byte[], byte[]> inner, Map<String, ?> configs,
       Serializer<K> keySerializer, Serializer<V> valueSerializer, Ticker ticker,
       LongSupplier wallClock) {
+    this(inner, configs, keySerializer, valueSerializer,
+        c -> ClaimCheck.open(c, configs.get(ClaimCheck.METER_REGISTRY), ticker), ticker, wallClock);
+  }
+
+  /** For tests: {@code opener} opens the claim check for the validated config. */
+  ClaimCheckProducer(Producer<byte[], byte[]> inner, Map<String, ?> configs,
+      Serializer<K> keySerializer, Serializer<V> valueSerializer,
+      Function<ClaimCheckConfig, ClaimCheck> opener, Ticker ticker, LongSupplier wallClock) {
     this.inner = Objects.requireNonNull(inner, "inner");
     this.keySerializer = Objects.requireNonNull(keySerializer, "keySerializer");
     this.valueSerializer = Objects.requireNonNull(valueSerializer, "valueSerializer");
@@ -167,7 +176,7 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
       this.settings = ProducerSettings.from(configs);
       this.threshold = config.getInt(ClaimCheckConfig.THRESHOLD_BYTES);
       this.claimKeys = config.getBoolean(ClaimCheckConfig.KEYS_ENABLED);
-      this.claimCheck = ClaimCheck.open(config, configs.get(ClaimCheck.METER_REGISTRY), ticker);
+      this.claimCheck = opener.apply(config);
     } catch (RuntimeException e) {
       ProducerParts.closeQuietly(inner, keySerializer, valueSerializer);
       throw e;
