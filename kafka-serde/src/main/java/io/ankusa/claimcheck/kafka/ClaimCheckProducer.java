@@ -59,7 +59,8 @@ import org.apache.kafka.common.serialization.Serializer;
  *       them) hold at most {@value #WRITE_BUFFER_BYTES} bytes; a send that finds no room blocks up
  *       to {@code max.block.ms}, then fails as Kafka's does: a {@link TimeoutException} in the
  *       callback and the future, send itself returning normally. A value larger than the whole
- *       buffer waits for an empty one.
+ *       buffer waits for an empty one. A record refused so was never accepted (as in Kafka): it
+ *       does not fail the records of its partition accepted before or after it.
  *   <li><b>Order.</b> Records of one partition — an explicit partition, or one key under the
  *       default partitioner (computed from {@code partitionsFor} and Kafka's murmur2) — reach the
  *       inner producer in send order whatever order their uploads finish in. Under a custom
