@@ -92,7 +92,7 @@ public final class ClaimCheckSerdeConfig {
   }
 
   private static ConfigDef serdeKeys(ConfigDef def) {
-    return def.define(
+    return ProducerSettings.define(def).define(
             VALUE_SERDE,
             Type.CLASS,
             Serdes.ByteArraySerde.class,

@@ -5,7 +5,6 @@ import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
-import io.ankusa.claimcheck.ref.RefCodec;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.header.Headers;
@@ -104,12 +103,9 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
   public byte[] serialize(String topic, Headers headers, T data) {
     State<T> s = configured();
     byte[] bytes = s.inner.serialize(topic, headers, data);
-    if (bytes == null || bytes.length < s.threshold || (s.isKey && !s.claimKeys)) {
-      if (headers != null) {
-        ClaimCheckHeaders.unmark(headers, s.isKey);
-      }
+    if (!ClaimEmit.checksIn(bytes, s.threshold, s.isKey, s.claimKeys)) {
       metrics.inline();
-      return bytes;
+      return ClaimEmit.inline(headers, s.isKey, bytes);
     }
     ClaimRef ref;
     try {
@@ -119,11 +115,8 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
       metrics.failed(e.reason());
       throw e;
     }
-    if (headers != null) {
-      ClaimCheckHeaders.mark(headers, s.isKey, ref.version());
-    }
     metrics.claimed();
-    return RefCodec.encode(ref);
+    return ClaimEmit.ref(headers, s.isKey, ref);
   }
 
   private State<T> configured() {

@@ -1,0 +1,134 @@
+package io.ankusa.claimcheck.kafka;
+
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+
+/**
+ * Checks the values of accepted records in on a bounded pool of its own, at most {@code
+ * maxInflight} uploads at once, each a blocking {@link ClaimCheck#checkIn} (or {@link
+ * ClaimCheck#checkInAll} for several values waiting together, when packing is on); thread-safe.
+ *
+ * <p>Invariants: every submitted record is taken from {@code waiting} by exactly one task, and
+ * its outcome goes to the pipeline exactly once (a record already settled — failed by an abort, a
+ * close or an earlier failure of its partition — is skipped without an upload); {@code inflight}
+ * counts the uploads under way. The pool's threads are daemons; {@link #shutdown} stops them.
+ */
+final class Uploader {
+
+  private final ClaimCheck claimCheck;
+  private final CheckInPipeline pipeline;
+  private final ProducerSettings settings;
+  private final ProducerMetrics metrics;
+  private final Ticker ticker;
+  private final ConcurrentLinkedQueue<PendingRecord> waiting = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger inflight = new AtomicInteger();
+  private final ExecutorService pool;
+
+  Uploader(ClaimCheck claimCheck, CheckInPipeline pipeline, ProducerSettings settings,
+      ProducerMetrics metrics, Ticker ticker, String clientId) {
+    this.claimCheck = claimCheck;
+    this.pipeline = pipeline;
+    this.settings = settings;
+    this.metrics = metrics;
+    this.ticker = ticker;
+    AtomicInteger n = new AtomicInteger();
+    this.pool = new ThreadPoolExecutor(settings.maxInflight(), settings.maxInflight(), 30,
+        TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "claimcheck-producer-" + clientId + "-upload-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    ((ThreadPoolExecutor) pool).allowCoreThreadTimeOut(true);
+  }
+
+  /** Queues {@code r}'s value for check-in. */
+  void submit(PendingRecord r) {
+    waiting.add(r);
+    pool.execute(this::uploadWaiting);
+  }
+
+  /** Uploads in flight now. */
+  int inflight() {
+    return inflight.get();
+  }
+
+  /** Takes what is waiting (up to one pack) and checks it in; nothing when another task took it. */
+  private void uploadWaiting() {
+    List<PendingRecord> pack = new ArrayList<>();
+    long bytes = 0;
+    PendingRecord r;
+    while (pack.size() < settings.packMaxClaims() && (r = waiting.peek()) != null
+        && (pack.isEmpty() || bytes + r.valueBytes() <= settings.packMaxBytes())) {
+      if (!waiting.remove(r)) {
+        continue; // another task took it
+      }
+      if (!r.settled) {
+        pack.add(r);
+        bytes += r.valueBytes();
+      }
+    }
+    if (!pack.isEmpty()) {
+      upload(pack);
+    }
+  }
+
+  private void upload(List<PendingRecord> pack) {
+    inflight.incrementAndGet();
+    long start = ticker.read();
+    List<ClaimRef> refs = null;
+    RuntimeException failure = null;
+    try {
+      if (pack.size() == 1) {
+        refs = List.of(claimCheck.checkIn(pack.get(0).staged.value()));
+      } else {
+        List<byte[]> values = new ArrayList<>(pack.size());
+        pack.forEach(p -> values.add(p.staged.value()));
+        refs = claimCheck.checkInAll(values);
+      }
+    } catch (ClaimCheckFailure f) {
+      failure = ClaimCheckException.of(f);
+    } catch (RuntimeException e) {
+      failure = new KafkaException("check-in failed: " + e, e);
+    } finally {
+      inflight.decrementAndGet();
+    }
+    metrics.checkedIn(pack.size(), ticker.read() - start, failure == null);
+    for (int i = 0; i < pack.size(); i++) {
+      PendingRecord p = pack.get(i);
+      pipeline.decided(p, failure == null ? withRef(p.staged, refs.get(i)) : null, failure);
+    }
+  }
+
+  /** The staged record with its value replaced by {@code ref}, marked as the serializer marks it. */
+  private static ProducerRecord<byte[], byte[]> withRef(ProducerRecord<byte[], byte[]> staged,
+      ClaimRef ref) {
+    byte[] value = ClaimEmit.ref(staged.headers(), false, ref);
+    return new ProducerRecord<>(staged.topic(), staged.partition(), staged.timestamp(),
+        staged.key(), value, staged.headers());
+  }
+
+  /** Stops the pool: waits up to {@code timeoutNanos} for running uploads, then interrupts them. */
+  void shutdown(long timeoutNanos) {
+    pool.shutdown();
+    try {
+      if (!pool.awaitTermination(Math.max(0, timeoutNanos), TimeUnit.NANOSECONDS)) {
+        pool.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      pool.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}
