@@ -62,6 +62,10 @@ final class CachePin<K> implements ClaimCache.Pin {
       return Start.GONE;
     }
     long weight = Math.max(1, w);
+    if (weight > cache.maxBytes) {
+      end(State.RELEASED); // the cache could never hold it: its reader fetches it itself
+      return Start.GONE;
+    }
     if (!cache.reserve(weight)) {
       return Start.NO_ROOM;
     }

@@ -77,7 +77,10 @@ public interface ClaimCache<K> {
     enum Start {
       /** Reserved; now STARTING: start the fetch, then call {@link #started()}. */
       STARTED,
-      /** Not started and never will be: read already, released, or the bytes are cached. */
+      /**
+       * Not started and never will be: read already, released, the bytes are cached, or they
+       * weigh more than the whole cache.
+       */
       GONE,
       /** Still PENDING: the pins of the cache hold all it may reserve; try again later. */
       NO_ROOM

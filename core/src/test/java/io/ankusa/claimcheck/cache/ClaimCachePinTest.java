@@ -134,4 +134,12 @@ class ClaimCachePinTest {
     assertThat(cache.getIfPresent("k")).hasSize(5);
     assertThat(cache.pinnedBytes()).isZero();
   }
+
+  @Test
+  void aClaimLargerThanTheWholeCacheIsNeverPinnedSoItCannotBlockTheOthers() {
+    Pin p = cache.register("huge", reads::add);
+    assertThat(p.start(1001)).isEqualTo(Start.GONE);
+    assertThat(p.state()).isEqualTo(State.RELEASED);
+    assertThat(cache.pinnedBytes()).isZero();
+  }
 }
