@@ -54,6 +54,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String READ_DEADLINE_MS = "claimcheck.read.deadline.ms";
   public static final String MAX_CONCURRENT_READS = "claimcheck.max.concurrent.reads";
   public static final String CACHE_MAX_BYTES = "claimcheck.cache.max.bytes";
+  public static final String PREFETCH_MAX_BYTES = "claimcheck.prefetch.max.bytes";
   public static final String THRESHOLD_BYTES = "claimcheck.threshold.bytes";
   public static final String KEYS_ENABLED = "claimcheck.keys.enabled";
   public static final String TENANTS_ALLOWED = "claimcheck.tenants.allowed";
@@ -125,6 +126,12 @@ public final class ClaimCheckConfig extends AbstractConfig {
           "How many redeems a process serves at once, cache hits included; 0 is unbounded.")
       .define(CACHE_MAX_BYTES, Type.LONG, 64L << 20, Range.atLeast(0), MEDIUM,
           "The byte bound of the redeemed-claim cache; 0 disables it.")
+      .define(PREFETCH_MAX_BYTES, Type.LONG, 32L << 20, Range.atLeast(0), MEDIUM,
+          "How many bytes of claims one prefetching consumer keeps fetched ahead of the"
+              + " application, counted as the bytes each claim occupies once inflated: a window"
+              + " that refills as records are deserialized. Prefetched claims stay pinned in the"
+              + " cache until read, so the window is also capped by " + CACHE_MAX_BYTES
+              + " (shared by every consumer of the process); 0 disables prefetching.")
       .define(THRESHOLD_BYTES, Type.INT, 262_144, Range.atLeast(1), HIGH,
           "Values of at least this many serialized bytes are checked in; smaller ones pass inline.")
       .define(KEYS_ENABLED, Type.BOOLEAN, false, LOW,

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.reader;
 
+import io.ankusa.claimcheck.cache.ClaimCache;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -64,6 +65,20 @@ public interface ClaimReader extends AutoCloseable {
 
   /** Returns how many permits the request gate counts now. */
   int admitted();
+
+  /**
+   * Registers the intent to prefetch {@code key} through {@link #fetch}: see {@link
+   * ClaimCache#register}. Returns null when there is nothing to prefetch into (no cache, the bytes
+   * are cached already, another prefetch holds the key, or the reader is closed).
+   */
+  default ClaimCache.Pin pin(FetchKey key, ClaimCache.PinListener listener) {
+    return null;
+  }
+
+  /** Returns the bytes the cache reserves for prefetches now (see {@link ClaimCache#pinnedBytes}). */
+  default long pinnedBytes() {
+    return 0;
+  }
 
   /** Returns each store's limit, running store requests and queued fetches. */
   Map<Integer, StoreStats> stats();

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.reader;
 
+import io.ankusa.claimcheck.cache.ClaimCache;
 import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.ReadOutcome;
 import java.util.HashMap;
 import java.util.Map;
@@ -88,6 +89,16 @@ public final class ClaimReaders {
         return CompletableFuture.failedFuture(new ReadException(ReadException.Reason.CLOSED));
       }
       return reader.fetch(key, store, fn, deadlineNanos);
+    }
+
+    @Override
+    public ClaimCache.Pin pin(FetchKey key, ClaimCache.PinListener listener) {
+      return closed.get() ? null : reader.pin(key, listener);
+    }
+
+    @Override
+    public long pinnedBytes() {
+      return reader.pinnedBytes();
     }
 
     @Override

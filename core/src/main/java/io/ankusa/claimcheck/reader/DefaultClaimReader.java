@@ -152,6 +152,16 @@ final class DefaultClaimReader implements ClaimReader {
   }
 
   @Override
+  public ClaimCache.Pin pin(FetchKey key, ClaimCache.PinListener listener) {
+    return closed ? null : cache.register(Objects.requireNonNull(key, "key"), listener);
+  }
+
+  @Override
+  public long pinnedBytes() {
+    return cache.pinnedBytes();
+  }
+
+  @Override
   public boolean admit() {
     return closed || gate.admit();
   }

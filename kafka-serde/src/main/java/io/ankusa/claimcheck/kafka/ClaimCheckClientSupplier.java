@@ -28,6 +28,12 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * settings the serde sees and the ones the consumer sees equal, or the prefetch fills a cache the
  * serde does not read. The restore and global consumers, the producer and the admin client are
  * the wrapped supplier's own: restoration copies raw bytes and redeems nothing.
+ *
+ * <p>Each stream thread's main consumer prefetches within its own window ({@code
+ * claimcheck.prefetch.max.bytes}), which refills as the serde deserializes the buffered records,
+ * in whatever order Streams picks them; the windows of all threads pin their claims in the one
+ * shared cache, and while pins fill {@code claimcheck.cache.max.bytes} the rest wait, so {@code
+ * num.stream.threads} × the window need not fit the cache.
  */
 public final class ClaimCheckClientSupplier implements KafkaClientSupplier {
 

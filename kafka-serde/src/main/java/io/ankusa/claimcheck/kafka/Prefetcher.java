@@ -3,123 +3,341 @@ package io.ankusa.claimcheck.kafka;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.RefFields;
+import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.cache.ClaimCache.Pin;
+import io.ankusa.claimcheck.cache.ClaimCache.PinListener;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.reader.ClaimReader;
+import io.ankusa.claimcheck.reader.FetchKey;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.Codec;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
 
 /**
- * Starts redeeming every ref of a polled batch at once through a claim check's shared reader, so
- * the deserializer then finds each claim in the reader's cache or joins its fetch under way;
- * thread-safe.
+ * Redeems the refs of polled batches ahead of the application through a claim check's shared
+ * reader, within a window of {@code claimcheck.prefetch.max.bytes} that refills as the application
+ * reads the prefetched claims; thread-safe.
  *
- * <p>Invariants: {@link #prefetch} never throws for a record and never waits for a store — it
- * only starts redeems (each with the deadline now + {@code claimcheck.read.deadline.ms} on the
- * claim check's ticker) and ignores their outcomes, which the deserializer reports itself. One
- * batch starts at most one redeem per distinct ref, and only while the stored bytes started so
- * far fit the cache ({@code claimcheck.cache.max.bytes}): a claim the cache cannot hold until the
- * deserializer asks would be fetched twice. With the cache disabled nothing is prefetched. Each
- * batch counts every distinct ref once as started or skipped, and every marked value that is no
- * ref once as malformed; every started redeem is counted once more as succeeded or failed when it
- * completes.
+ * <p>Each distinct ref of a batch is registered as a {@link Pin} in the reader's cache (PENDING)
+ * and queued, partitions interleaved; {@link #drain} starts queued refs, oldest first, while the
+ * inflated bytes of the started, unread ones fit the window (one always may start into an empty
+ * window). A started claim stays pinned in the cache — never evicted — until the first lookup of
+ * it by anyone else (the deserializer's), which ends the pin, frees its window bytes and starts
+ * the next; a pin not read by its deadline (start + {@code claimcheck.read.deadline.ms}) is
+ * released at the next drain, a failed prefetch at once. A ref the application reads before its
+ * turn ends its PENDING pin and is never fetched by the prefetcher, so no claim is fetched twice.
+ *
+ * <p>Invariants (under {@code lock}): {@code window} is the sum of the inflated bytes of items
+ * taken from {@code pending} and not ended; {@code tracked} maps a key to its one item not ended,
+ * so a ref queued or in the window is not queued again; {@link #prefetch} and the listeners never
+ * wait for a store; {@link #drain} runs on one thread at a time (others leave it work via {@code
+ * wip}) and calls the reader outside the lock. Every distinct ref is counted once as started or
+ * skipped; every started one once more as succeeded or failed, and once as unread if its pin ended
+ * without a read.
  */
 final class Prefetcher {
 
   private final ClaimCheck claimCheck;
+  private final ClaimReader reader;
+  private final Ticker ticker;
   private final boolean keys;
   private final long deadlineNanos;
-  private final long budgetBytes;
+  private final long windowMax;
   private final LongAdder started = new LongAdder();
   private final LongAdder skipped = new LongAdder();
   private final LongAdder malformed = new LongAdder();
   private final LongAdder succeeded = new LongAdder();
   private final LongAdder failed = new LongAdder();
-  private volatile CompletableFuture<Void> last = CompletableFuture.completedFuture(null);
+  private final LongAdder unread = new LongAdder();
+  private final Object lock = new Object();
+  private final ArrayDeque<Item> pending = new ArrayDeque<>();
+  private final ArrayDeque<Item> open = new ArrayDeque<>();
+  private final Map<FetchKey, Item> tracked = new HashMap<>();
+  private final Set<CompletableFuture<?>> running = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger wip = new AtomicInteger();
+  private long window;
+  private boolean closed;
 
   Prefetcher(ClaimCheck claimCheck) {
     this.claimCheck = Objects.requireNonNull(claimCheck, "claimCheck");
+    this.reader = claimCheck.reader();
+    this.ticker = claimCheck.ticker();
     ClaimCheckConfig config = claimCheck.config();
     this.keys = config.getBoolean(ClaimCheckConfig.KEYS_ENABLED);
     this.deadlineNanos = config.readDeadline().toNanos();
-    this.budgetBytes = config.getLong(ClaimCheckConfig.CACHE_MAX_BYTES);
+    this.windowMax = config.getLong(ClaimCheckConfig.PREFETCH_MAX_BYTES);
   }
 
   /**
-   * Starts the redeems of {@code records}' refs and returns a future completing (never
-   * exceptionally) once all of them have.
+   * The bytes {@code ref}'s claim occupies once inflated, the window's unit; {@code unknown} when
+   * the ref does not say (a compressed claim: it then fills the window alone).
    */
-  CompletableFuture<Void> prefetch(Iterable<ConsumerRecord<byte[], byte[]>> records) {
-    long deadline = claimCheck.ticker().read() + deadlineNanos;
-    Batch batch = new Batch(deadline);
-    for (ConsumerRecord<byte[], byte[]> r : records) {
-      if (keys) {
-        batch.consider(r, r.key(), true);
-      }
-      batch.consider(r, r.value(), false);
+  static long inflatedBytes(ClaimRef ref, long unknown) {
+    if (ref.codec() == Codec.NONE) {
+      return Math.max(1, ref.length());
     }
-    CompletableFuture<Void> all =
-        CompletableFuture.allOf(batch.futures.toArray(new CompletableFuture<?>[0]));
-    last = all;
-    return all;
+    // SWITCH TO rawLength(): the one place to change once ref v2 (branch "refs") is merged:
+    //   int raw = ref.rawLength(); if (raw >= 0) return Math.max(1, raw);
+    // Until then a compressed claim is budgeted conservatively: the whole window.
+    return Math.max(1, unknown);
   }
 
-  /** Returns the future of the most recent {@link #prefetch}. */
-  CompletableFuture<Void> last() {
-    return last;
+  /** Queues the refs of {@code records} and starts as many as the window takes; never waits. */
+  void prefetch(ConsumerRecords<byte[], byte[]> records) {
+    long pendingUntil = ticker.read() + deadlineNanos;
+    synchronized (lock) {
+      if (closed) {
+        return;
+      }
+      for (ConsumerRecord<byte[], byte[]> r : interleaved(records)) {
+        if (keys) {
+          consider(r, r.key(), true, pendingUntil);
+        }
+        consider(r, r.value(), false, pendingUntil);
+      }
+    }
+    drain();
+  }
+
+  /** The records of every partition taken in turn, so the window follows a reader that does too. */
+  private static List<ConsumerRecord<byte[], byte[]>> interleaved(
+      ConsumerRecords<byte[], byte[]> records) {
+    List<List<ConsumerRecord<byte[], byte[]>>> lists = new ArrayList<>();
+    int longest = 0;
+    for (TopicPartition tp : records.partitions()) {
+      List<ConsumerRecord<byte[], byte[]>> l = records.records(tp);
+      lists.add(l);
+      longest = Math.max(longest, l.size());
+    }
+    List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>(records.count());
+    for (int i = 0; i < longest; i++) {
+      for (List<ConsumerRecord<byte[], byte[]>> l : lists) {
+        if (i < l.size()) {
+          out.add(l.get(i));
+        }
+      }
+    }
+    return out;
+  }
+
+  private void consider(ConsumerRecord<byte[], byte[]> r, byte[] data, boolean isKey, long until) {
+    if (!ClaimCheckHeaders.carriesRef(r.headers(), data, isKey)) {
+      return;
+    }
+    ClaimRef ref;
+    try {
+      ref = RefFields.decode(data, isKey);
+    } catch (ClaimCheckFailure e) {
+      malformed.increment(); // the deserializer reports it with the reason
+      return;
+    }
+    // The key the deserializer's redeem reads this ref under (see the core Redeemer).
+    FetchKey key = FetchKey.range(ref.tenant().value(), ref.packId().hex(), ref.offset(), ref.length());
+    if (tracked.containsKey(key)) {
+      return; // queued or in the window already: the deserializer will find that one
+    }
+    Item item = new Item(ref, key, inflatedBytes(ref, windowMax), until);
+    Pin pin = windowMax == 0 || !claimCheck.allows(ref.tenant().value()) ? null : reader.pin(key, item);
+    if (pin == null) {
+      skipped.increment(); // no cache, cached already, or another consumer prefetches it
+      return;
+    }
+    item.pin = pin;
+    tracked.put(key, item);
+    pending.add(item);
+  }
+
+  /** Expires what is due and starts queued refs while the window takes them. */
+  void drain() {
+    if (wip.getAndIncrement() != 0) {
+      return;
+    }
+    for (int missed = 1; missed != 0; missed = wip.addAndGet(-missed)) {
+      for (Item next = take(); next != null && start(next); next = take()) {
+        // started (or gone): take the next
+      }
+    }
+  }
+
+  /** Under the lock: the next item the window takes, counted in it, or null. */
+  private Item take() {
+    synchronized (lock) {
+      long now = ticker.read();
+      for (Item h = open.peek(); h != null; h = open.peek()) {
+        if (!h.ended && now - h.pinnedUntil < 0) {
+          break;
+        }
+        open.poll();
+        if (!h.ended) {
+          h.pin.release(); // never read by its deadline: the cache may evict it now
+          unread.increment();
+          end(h);
+        }
+      }
+      for (Item h = pending.peek(); h != null && !closed; h = pending.peek()) {
+        if (h.ended || now - h.pendingUntil >= 0) {
+          pending.poll();
+          if (!h.ended) {
+            h.pin.release();
+            end(h);
+          }
+          continue;
+        }
+        if (window > 0 && window + h.inflated > windowMax) {
+          return null;
+        }
+        pending.poll();
+        h.inWindow = true;
+        window += h.inflated;
+        h.pinnedUntil = now + deadlineNanos;
+        return h;
+      }
+      return null;
+    }
+  }
+
+  /** Starts {@code item}'s fetch; returns false if the cache had no room (it is queued again). */
+  private boolean start(Item item) {
+    switch (item.pin.start(item.ref.length())) {
+      case NO_ROOM -> {
+        synchronized (lock) {
+          if (!item.ended) {
+            window -= item.inflated;
+            item.inWindow = false;
+            pending.addFirst(item); // retried at the next read, release or poll
+          }
+        }
+        return false;
+      }
+      case GONE -> {
+        synchronized (lock) {
+          end(item);
+        }
+        return true;
+      }
+      default -> { }
+    }
+    synchronized (lock) {
+      if (item.ended || closed) { // read by the application as we reserved, or closed meanwhile
+        item.pin.release();
+        end(item);
+        return true;
+      }
+      item.started = true;
+      open.add(item);
+    }
+    started.increment();
+    CompletableFuture<byte[]> f = redeem(item);
+    item.pin.started();
+    running.add(f);
+    f.whenComplete((bytes, error) -> {
+      running.remove(f);
+      if (error == null) {
+        succeeded.increment();
+        return;
+      }
+      failed.increment();
+      item.pin.release(); // nothing cached: the deserializer fetches (and reports) it itself
+      synchronized (lock) {
+        end(item);
+      }
+      drain();
+    });
+    return true;
+  }
+
+  private CompletableFuture<byte[]> redeem(Item item) {
+    try {
+      return claimCheck.redeem(item.ref, item.pinnedUntil);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Under the lock: ends {@code item} once, freeing its window bytes. */
+  private void end(Item item) {
+    if (item.ended) {
+      return;
+    }
+    item.ended = true;
+    tracked.remove(item.key, item);
+    if (item.inWindow) {
+      window -= item.inflated;
+      item.inWindow = false;
+    }
+    if (!item.started) {
+      skipped.increment();
+    }
+  }
+
+  /** Returns the running prefetches' futures now (for tests and benchmarks). */
+  List<CompletableFuture<?>> running() {
+    return new ArrayList<>(running);
+  }
+
+  /** Releases every pin and starts nothing more; idempotent. */
+  void close() {
+    synchronized (lock) {
+      closed = true;
+      for (ArrayDeque<Item> q : List.of(pending, open)) {
+        for (Item item : q) {
+          if (!item.ended) {
+            item.pin.release();
+            if (item.started) {
+              unread.increment();
+            }
+            end(item);
+          }
+        }
+        q.clear();
+      }
+    }
   }
 
   PrefetchingConsumer.Stats stats() {
     return new PrefetchingConsumer.Stats(started.sum(), succeeded.sum(), failed.sum(),
-        skipped.sum(), malformed.sum());
+        skipped.sum(), malformed.sum(), unread.sum());
   }
 
-  /** One batch's state: the refs seen, the cache budget left, the redeems started. */
-  private final class Batch {
-    final long deadline;
-    final Set<ClaimRef> seen = new HashSet<>();
-    final List<CompletableFuture<?>> futures = new ArrayList<>();
-    long budgetLeft = budgetBytes;
+  /** One ref in the queue or the window; its fields are guarded by the prefetcher's lock. */
+  private final class Item implements PinListener {
+    final ClaimRef ref;
+    final FetchKey key;
+    final long inflated;
+    final long pendingUntil;
+    Pin pin;
+    long pinnedUntil;
+    boolean inWindow;
+    boolean started;
+    boolean ended;
 
-    Batch(long deadline) {
-      this.deadline = deadline;
+    Item(ClaimRef ref, FetchKey key, long inflated, long pendingUntil) {
+      this.ref = ref;
+      this.key = key;
+      this.inflated = inflated;
+      this.pendingUntil = pendingUntil;
     }
 
-    void consider(ConsumerRecord<byte[], byte[]> r, byte[] data, boolean isKey) {
-      if (!ClaimCheckHeaders.carriesRef(r.headers(), data, isKey)) {
-        return;
+    /** The application read the claim: free its window bytes and start the next. */
+    @Override
+    public void read(Pin p) {
+      synchronized (lock) {
+        end(this);
       }
-      ClaimRef ref;
-      try {
-        ref = RefFields.decode(data, isKey);
-      } catch (ClaimCheckFailure e) {
-        malformed.increment(); // the deserializer reports it with the reason
-        return;
-      }
-      if (!seen.add(ref)) {
-        return; // already started in this batch: the deserializer joins or hits that one
-      }
-      if (ref.length() > budgetLeft) {
-        skipped.increment();
-        return;
-      }
-      budgetLeft -= ref.length();
-      CompletableFuture<byte[]> f;
-      try {
-        f = claimCheck.redeem(ref, deadline);
-      } catch (RuntimeException e) {
-        f = CompletableFuture.failedFuture(e);
-      }
-      started.increment();
-      futures.add(f.handle((bytes, error) -> {
-        (error == null ? succeeded : failed).increment();
-        return null;
-      }));
+      drain();
     }
   }
 }

@@ -2,8 +2,10 @@ package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -39,10 +41,19 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * }
  * }</pre>
  *
- * <p>Kafka Streams gets it through {@link ClaimCheckClientSupplier}. Size {@code
- * claimcheck.cache.max.bytes} to hold a batch's claims: refs past that budget are not prefetched.
- * A prefetch also verifies (and decompresses) the claim once more than the deserializer alone
- * would; the store is asked once.
+ * <p>Kafka Streams gets it through {@link ClaimCheckClientSupplier}.
+ *
+ * <p>Prefetch is bounded by bytes, not by the poll: at most {@code claimcheck.prefetch.max.bytes}
+ * (default 32 MiB) of claims — counted as the bytes each occupies once inflated — are fetched
+ * ahead of the application, and the window refills as the application deserializes them, so a
+ * poll of 500 × 1 MiB refs is fetched progressively, a window ahead of the reader. A prefetched
+ * claim stays pinned in the reader's cache until the deserializer reads it (or its deadline, {@code
+ * claimcheck.read.deadline.ms}, passes unread: it is then released at the next poll or read), so
+ * it is never evicted before it is read and never fetched twice; a ref the application reaches
+ * before its turn is left to the deserializer. Pins are reserved within {@code
+ * claimcheck.cache.max.bytes}, which every consumer of the process shares: while the cache has no
+ * room left for pins, prefetch waits. A prefetch verifies (and decompresses) the claim once more
+ * than the deserializer alone would; the store is asked once.
  */
 public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]> {
 
@@ -52,10 +63,15 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
    * @param started redeems started
    * @param succeeded started redeems that completed with the claim's bytes
    * @param failed started redeems that completed with a failure (the deserializer reports it)
-   * @param skipped distinct refs not prefetched because the batch's claims outgrew the cache
+   * @param skipped distinct refs not prefetched: no cache (or prefetch disabled), cached already,
+   *     read by the application before their turn, or still waiting for the window at their
+   *     deadline
    * @param malformed marked values that are no ref (the deserializer refuses them)
+   * @param unread started redeems whose pinned claim was released without being read (its
+   *     deadline passed, or the consumer closed)
    */
-  public record Stats(long started, long succeeded, long failed, long skipped, long malformed) {}
+  public record Stats(long started, long succeeded, long failed, long skipped, long malformed,
+      long unread) {}
 
   private final ClaimCheck claimCheck;
   private final boolean ownsClaimCheck;
@@ -90,7 +106,9 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
     ConsumerRecords<byte[], byte[]> records = delegate.poll(timeout);
     // This thread's deserializers now see a new poll: its redeems get a fresh poll budget.
     PollBoundaries.signal();
-    if (!records.isEmpty()) {
+    if (records.isEmpty()) {
+      prefetcher.drain(); // releases what expired, starts what the window now takes
+    } else {
       prefetcher.prefetch(records);
     }
     return records;
@@ -102,12 +120,22 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
   }
 
   /**
-   * Waits up to {@code timeout} for every prefetch of the latest batch to complete (successfully
-   * or not) and returns whether they did; for tests and benchmarks — a consumer never needs to.
+   * Waits up to {@code timeout} until no prefetch this consumer started is still running (refs
+   * still waiting for the window are not waited for) and returns whether that happened; for tests
+   * and benchmarks — a consumer never needs to.
    */
   public boolean awaitPrefetch(Duration timeout) {
+    long end = System.nanoTime() + timeout.toNanos();
     try {
-      prefetcher.last().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      for (List<CompletableFuture<?>> running = prefetcher.running(); !running.isEmpty();
+          running = prefetcher.running()) {
+        long left = end - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        CompletableFuture.allOf(running.toArray(new CompletableFuture<?>[0]))
+            .handle((v, e) -> null).get(left, TimeUnit.NANOSECONDS);
+      }
       return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -115,7 +143,7 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
     } catch (TimeoutException e) {
       return false;
     } catch (ExecutionException e) {
-      return true; // cannot happen: the future never completes exceptionally
+      return true; // cannot happen: handle() never completes exceptionally
     }
   }
 
@@ -148,6 +176,7 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
   }
 
   private void release() {
+    prefetcher.close();
     if (ownsClaimCheck) {
       claimCheck.close();
     }

@@ -132,7 +132,7 @@ class PrefetchingConsumerTest {
       assertThat(got).containsExactlyElementsOf(sent); // same instances, same order
       assertThat(store.count(Op.GET)).isEqualTo(20);
       assertThat(consumer.stats())
-          .isEqualTo(new PrefetchingConsumer.Stats(20, 0, 0, 0, 0));
+          .isEqualTo(new PrefetchingConsumer.Stats(20, 0, 0, 0, 0, 0));
     }
   }
 
@@ -143,7 +143,7 @@ class PrefetchingConsumerTest {
     try (PrefetchingConsumer consumer = new PrefetchingConsumer(mock, config())) {
       List<ConsumerRecord<byte[], byte[]>> got = list(consumer.poll(Duration.ZERO));
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(30, 30, 0, 0, 0));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(30, 30, 0, 0, 0, 0));
       for (int i = 0; i < got.size(); i++) {
         // what the deserializer does: decode the record's ref and redeem it through its own handle
         assertThat(redeem(RefCodec.decode(got.get(i).value()))).isEqualTo(random(2000, i));
@@ -175,7 +175,7 @@ class PrefetchingConsumerTest {
     try (PrefetchingConsumer consumer = new PrefetchingConsumer(mock, config())) {
       assertThat(consumer.poll(Duration.ZERO).count()).isEqualTo(4);
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(3, 0, 3, 0, 1));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(3, 0, 3, 0, 1, 0));
     }
   }
 
@@ -185,8 +185,8 @@ class PrefetchingConsumerTest {
     store.failAlways(Op.GET, Kind.UNAVAILABLE);
     refs.forEach(this::refRecord);
     Map<String, Object> m = config();
-    // A store that cannot answer is retried until the read deadline: keep it short here.
-    m.put("claimcheck.read.deadline.ms", 300);
+    // reads are retried until their deadline (issue 8): keep it shorter than the wait
+    m.put("claimcheck.read.deadline.ms", 1_000L);
     try (PrefetchingConsumer consumer = new PrefetchingConsumer(mock, m)) {
       assertThat(consumer.poll(Duration.ZERO).count()).isEqualTo(4);
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
@@ -203,7 +203,7 @@ class PrefetchingConsumerTest {
       assertThat(consumer.poll(Duration.ZERO).count()).isEqualTo(2);
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
       assertThat(store.count(Op.GET)).isEqualTo(1);
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(1, 1, 0, 0, 0));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(1, 1, 0, 0, 0, 0));
     }
   }
 
@@ -254,16 +254,26 @@ class PrefetchingConsumerTest {
   }
 
   @Test
-  void aBatchIsPrefetchedOnlyAsFarAsTheCacheHoldsIt() {
+  void aBatchLargerThanTheCacheIsPrefetchedAsTheApplicationReadsIt() {
     Map<String, Object> m = config();
-    m.put("claimcheck.cache.max.bytes", 2500L);
-    List<ClaimRef> refs = checkIn(m, 4, 1000);
+    m.put("claimcheck.cache.max.bytes", 2500L); // pins for two 1000-byte claims, not three
+    List<ClaimRef> refs = checkIn(m, 6, 1000);
     refs.forEach(this::refRecord);
-    try (PrefetchingConsumer consumer = new PrefetchingConsumer(mock, m)) {
-      consumer.poll(Duration.ZERO);
+    try (PrefetchingConsumer consumer = new PrefetchingConsumer(mock, m);
+        ClaimCheck deserializer = ClaimCheck.open(m)) {
+      List<ConsumerRecord<byte[], byte[]>> got = list(consumer.poll(Duration.ZERO));
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(2, 2, 0, 2, 0));
       assertThat(store.count(Op.GET)).isEqualTo(2);
+      for (int i = 0; i < got.size(); i++) {
+        assertThat(deserializer.redeem(RefCodec.decode(got.get(i).value()),
+            deserializer.ticker().read() + WAIT.toNanos()).join()).isEqualTo(random(1000, i));
+        assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
+        // each read frees a pin and starts the next: two ahead, never more, never twice
+        assertThat(store.count(Op.GET)).isEqualTo(Math.min(6, i + 3));
+        assertThat(deserializer.reader().pinnedBytes()).isLessThanOrEqualTo(2500);
+      }
+      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(6, 6, 0, 0, 0, 0));
+      assertThat(deserializer.reader().pinnedBytes()).isZero();
     }
   }
 
