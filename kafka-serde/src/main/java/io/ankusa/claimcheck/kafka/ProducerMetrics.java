@@ -8,10 +8,7 @@ import java.util.function.LongSupplier;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Measurable;
-import org.apache.kafka.common.metrics.MetricValueProvider;
 import org.apache.kafka.common.metrics.Metrics;
-import org.apache.kafka.common.metrics.PluginMetrics;
-import org.apache.kafka.common.metrics.Sensor;
 
 /**
  * The metrics a {@link ClaimCheckProducer} adds to its inner producer's in {@link
@@ -26,7 +23,7 @@ import org.apache.kafka.common.metrics.Sensor;
  * KafkaClientMetrics}, as any Kafka client's; each pack written also reaches core's own
  * Micrometer timer {@code claimcheck.checkin}.
  */
-final class ProducerMetrics implements PluginMetrics, AutoCloseable {
+final class ProducerMetrics implements AutoCloseable {
 
   static final String GROUP = "claimcheck-producer-metrics";
 
@@ -39,7 +36,14 @@ final class ProducerMetrics implements PluginMetrics, AutoCloseable {
 
   ProducerMetrics(String clientId) {
     this.tags = Map.of("client-id", clientId);
-    counts.bind(this);
+    // Registered here, not through PluginMetrics: that interface exists only from kafka-clients
+    // 4.1, and the producer must load on older clients.
+    counts.forEach((name, doc, extra, counter) -> {
+      Map<String, String> all = new LinkedHashMap<>(tags);
+      all.putAll(extra);
+      metrics.addMetric(metrics.metricName(name, GROUP, doc, all),
+          (Measurable) (config, now) -> counter.sum());
+    });
     gauge("claimcheck-packs-total", "Check-in requests made (one pack each).", packs::sum);
     gauge("claimcheck-checkin-latency-avg", "Mean check-in latency, ms.",
         () -> packs.sum() == 0 ? 0 : packNanos.sum() / packs.sum() / 1_000_000);
@@ -83,33 +87,6 @@ final class ProducerMetrics implements PluginMetrics, AutoCloseable {
 
   Map<MetricName, ? extends Metric> all() {
     return metrics.metrics();
-  }
-
-  @Override
-  public MetricName metricName(String name, String description, LinkedHashMap<String, String> t) {
-    Map<String, String> all = new LinkedHashMap<>(tags);
-    all.putAll(t);
-    return metrics.metricName(name, GROUP, description, all);
-  }
-
-  @Override
-  public void addMetric(MetricName name, MetricValueProvider<?> provider) {
-    metrics.addMetric(name, provider);
-  }
-
-  @Override
-  public void removeMetric(MetricName name) {
-    metrics.removeMetric(name);
-  }
-
-  @Override
-  public Sensor addSensor(String name) {
-    return metrics.sensor(name);
-  }
-
-  @Override
-  public void removeSensor(String name) {
-    metrics.removeSensor(name);
   }
 
   @Override
