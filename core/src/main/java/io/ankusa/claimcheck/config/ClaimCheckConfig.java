@@ -162,11 +162,14 @@ public final class ClaimCheckConfig extends AbstractConfig {
 
   /**
    * The {@code claimcheck.} keys that the Kafka surfaces read on top of {@link #CONFIG_DEF} (the
-   * serde's inner serdes and Streams handler choice, the Connect transforms' converter): one map
-   * may configure every surface, so core accepts them and leaves them to their surface.
+   * serde's inner serdes and Streams handler choice, {@code ClaimCheckProducer}'s write pipeline,
+   * the Connect transforms' converter): one map may configure every surface, so core accepts them
+   * and leaves them to their surface.
    */
   public static final Set<String> SURFACE_KEYS = Set.of("claimcheck.value.serde",
-      "claimcheck.key.serde", "claimcheck.streams.final.failure", "claimcheck.converter");
+      "claimcheck.key.serde", "claimcheck.streams.final.failure", "claimcheck.converter",
+      "claimcheck.write.buffer.bytes", "claimcheck.write.max.inflight",
+      "claimcheck.write.pack.max.claims", "claimcheck.write.pack.max.bytes");
 
   /** The prefix of a Connect converter's own settings (a surface key family). */
   public static final String CONVERTER_SETTINGS_PREFIX = "claimcheck.converter.";

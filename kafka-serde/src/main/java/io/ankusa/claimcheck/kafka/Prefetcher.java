@@ -89,9 +89,11 @@ final class Prefetcher {
     if (ref.codec() == Codec.NONE) {
       return Math.max(1, ref.length());
     }
-    // SWITCH TO rawLength(): the one place to change once ref v2 (branch "refs") is merged:
-    //   int raw = ref.rawLength(); if (raw >= 0) return Math.max(1, raw);
-    // Until then a compressed claim is budgeted conservatively: the whole window.
+    int raw = ref.rawLength(); // a v2 ref records it
+    if (raw >= 0) {
+      return Math.max(1, raw);
+    }
+    // A version-1 compressed ref does not: budget it conservatively, as the whole window.
     return Math.max(1, unknown);
   }
 

@@ -73,10 +73,19 @@ class PrefetchWindowTest {
   }
 
   private List<ClaimRef> checkInAndSend(Map<String, Object> m, int n, int size) {
+    return checkInAndSend(m, n, size, false);
+  }
+
+  /** With {@code asV1}, each ref is sent as a version-1 ref (no recorded raw length). */
+  private List<ClaimRef> checkInAndSend(Map<String, Object> m, int n, int size, boolean asV1) {
     List<ClaimRef> refs = new ArrayList<>();
     try (ClaimCheck producer = open(m)) {
       for (int i = 0; i < n; i++) {
         ClaimRef ref = producer.checkIn(random(size, i));
+        if (asV1) {
+          ref = new ClaimRef(1, ref.tenant(), ref.claimId(), ref.offset(), ref.length(),
+              ref.checksum(), ref.codec());
+        }
         refs.add(ref);
         RecordHeaders h = new RecordHeaders();
         ClaimCheckHeaders.mark(h, false);
@@ -183,10 +192,29 @@ class PrefetchWindowTest {
    * {@code Prefetcher.inflatedBytes} — this test must budget by it instead.)
    */
   @Test
-  void aCompressedClaimOfUnknownInflatedSizeFillsTheWindowAlone() {
-    Map<String, Object> m = config(32L << 20);
+  void aCompressedClaimIsBudgetedByTheRawLengthItsRefRecords() {
+    Map<String, Object> m = config(2_500L); // two claims of 1000 inflated bytes
     m.put("claimcheck.compression.type", "gzip");
     List<ClaimRef> refs = checkInAndSend(m, 3, 1000);
+    assertThat(refs).allSatisfy(r -> assertThat(r.rawLength()).isEqualTo(1000));
+    try (ClaimCheck deserializer = open(m);
+        PrefetchingConsumer consumer = new PrefetchingConsumer(mock, deserializer)) {
+      consumer.poll(Duration.ZERO);
+      assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
+      assertThat(store.count(Op.GET)).isEqualTo(2);
+      for (int i = 0; i < refs.size(); i++) {
+        assertThat(redeem(deserializer, refs.get(i))).isEqualTo(random(1000, i));
+        assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
+      }
+      assertThat(store.count(Op.GET)).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aVersionOneCompressedClaimOfUnknownInflatedSizeFillsTheWindowAlone() {
+    Map<String, Object> m = config(32L << 20);
+    m.put("claimcheck.compression.type", "gzip");
+    List<ClaimRef> refs = checkInAndSend(m, 3, 1000, true);
     try (ClaimCheck deserializer = open(m);
         PrefetchingConsumer consumer = new PrefetchingConsumer(mock, deserializer)) {
       consumer.poll(Duration.ZERO);
