@@ -60,7 +60,10 @@ class ProducerConsumerIT {
     int large = 0;
     int puts = 0;
     int multipart = 0;
-    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Servers.producer(cc))) {
+    Map<String, Object> producerConfig = Servers.producer(cc);
+    producerConfig.put(org.apache.kafka.clients.producer.ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+        ClaimCheckSerializer.Monitored.class.getName()); // its counts are the producer's metrics
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerConfig)) {
       for (int i = 0; i < sizes.length; i++) {
         producer.send(new ProducerRecord<>(topic, "k" + i, Servers.payload(sizes[i], i)));
         large += sizes[i] >= THRESHOLD ? 1 : 0;
