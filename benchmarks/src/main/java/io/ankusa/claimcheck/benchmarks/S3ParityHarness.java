@@ -48,7 +48,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Every round runs every cell (size × threads × GET/PUT × candidate) for the same time, the
  * candidates in a rotated order, so slow drift of the shared machine's load hits all of them
  * alike; a figure is MiB/s of values, and its ratio is taken against the fastest raw client of the
- * same cell in the same round. Each cell also reports the CPU share of S3Proxy's threads (Jetty's
+ * same cell in the same round. Each cell also reports the client side's CPU per MiB (the process's
+ * CPU time less S3Proxy's threads', per MiB moved: steadier than MiB/s on a shared machine, where
+ * throughput follows the CPU share the scheduler gives us), the CPU share of S3Proxy's threads (Jetty's
  * {@code qtp*} pool) in the whole process and the load average, so a reader sees when the server
  * or the machine, not the client, sets the pace.
  *
@@ -184,11 +186,11 @@ public final class S3ParityHarness {
                 double[] v = e.getValue();
                 String row = String.format("%-4s %4d KiB %2d thr %-14s", dir, size >> 10, t, e.getKey());
                 System.out.printf("round %d %s %8.1f MiB/s  %5.2fx fastest raw  s3proxy cpu %4.1f%%"
-                        + "  process cpu %5.2f cores  load %s%n",
-                    round, row, v[0], v[0] / fastestRaw, 100 * v[1], v[2], v[3]);
+                        + "  process cpu %5.2f cores  client cpu %5.2f ms/MiB  load %s%n",
+                    round, row, v[0], v[0] / fastestRaw, 100 * v[1], v[2], v[4], v[3]);
                 if (round > 0) {
                   results.computeIfAbsent(row, k -> new ArrayList<>())
-                      .add(new double[] {v[0], v[0] / fastestRaw, v[1], v[3]});
+                      .add(new double[] {v[0], v[0] / fastestRaw, v[1], v[3], v[4]});
                 }
               }
             }
@@ -197,11 +199,12 @@ public final class S3ParityHarness {
       }
       System.out.printf("%nmedian of %d rounds (ratio: per round, to the fastest raw client of that"
           + " round's cell)%n", rounds);
-      System.out.printf("%-32s %10s %8s %10s %6s%n", "cell", "MiB/s", "ratio", "s3proxy", "load");
+      System.out.printf("%-32s %10s %8s %10s %14s %6s%n", "cell", "MiB/s", "ratio", "s3proxy",
+          "client ms/MiB", "load");
       for (Map.Entry<String, List<double[]>> e : results.entrySet()) {
-        System.out.printf("%-32s %10.1f %7.2fx %9.1f%% %6.1f%n", e.getKey(),
+        System.out.printf("%-32s %10.1f %7.2fx %9.1f%% %14.2f %6.1f%n", e.getKey(),
             median(e.getValue(), 0), median(e.getValue(), 1), 100 * median(e.getValue(), 2),
-            median(e.getValue(), 3));
+            median(e.getValue(), 4), median(e.getValue(), 3));
       }
       System.out.printf("%nCPU by thread group over the whole run (ms):%n");
       CpuSample.byGroup().entrySet().stream()
@@ -322,7 +325,7 @@ public final class S3ParityHarness {
 
   /**
    * Runs {@code op} on {@code threads} threads for {@code seconds}; returns {MiB/s, S3Proxy's
-   * share of the process CPU, process CPU in cores, load average}.
+   * share of the process CPU, process CPU in cores, load average, client CPU ms per MiB}.
    */
   private double[] measure(Op op, int threads, int size, int seconds) throws Exception {
     cellThreads = threads;
@@ -368,7 +371,8 @@ public final class S3ParityHarness {
     double mibs = ops * (double) size / (1 << 20) / (took / 1e9);
     double processCpu = after.process - before.process;
     double server = after.serverSince(before);
-    return new double[] {mibs, server / processCpu, processCpu / took, loadValue()};
+    double clientCpuMsPerMib = (processCpu - server) / 1e6 / (ops * (double) size / (1 << 20));
+    return new double[] {mibs, server / processCpu, processCpu / took, loadValue(), clientCpuMsPerMib};
   }
 
   /** Deletes what our serializer checked in during the last cell (untimed). */
