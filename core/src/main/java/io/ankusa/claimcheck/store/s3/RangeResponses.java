@@ -24,18 +24,43 @@ final class RangeResponses {
    */
   static byte[] slice(
       int status, byte[] body, String contentRange, Long contentLength, long offset, int length) {
-    if (contentLength != null && contentLength != body.length) {
+    byte[] kept = body;
+    if (status == 200) {
+      int from = (int) Math.min(offset, body.length);
+      int to = (int) Math.min(body.length, offset + length);
+      kept = from == 0 && to == body.length ? body : Arrays.copyOfRange(body, from, to);
+    } else if (body.length > length) {
+      kept = Arrays.copyOf(body, length);
+    }
+    return check(status, kept, body.length, contentRange, contentLength, offset, length);
+  }
+
+  /**
+   * The same check on a body of which only the part in the range was kept (see {@link
+   * RangeBody}): {@code kept} holds the body's bytes from {@code offset} on for a {@code 200}, from
+   * its start for a {@code 206}, at most {@code length} of them; {@code bodyBytes} is the whole
+   * body's size. Returns {@code kept} when the answer matches the range asked for.
+   *
+   * @throws IllegalStateException when the answer does not match the range asked for, or its body
+   *     not its own headers; the message says how
+   */
+  static byte[] check(int status, byte[] kept, long bodyBytes, String contentRange,
+      Long contentLength, long offset, int length) {
+    if (contentLength != null && contentLength != bodyBytes) {
       throw new IllegalStateException(
           "HTTP " + status + " announced " + contentLength + " bytes but the body has "
-              + body.length);
+              + bodyBytes);
     }
     if (status == 200) {
-      if (offset >= body.length) {
+      if (offset >= bodyBytes) {
         return new byte[0];
       }
-      int from = (int) offset;
-      int to = (int) Math.min(body.length, offset + length);
-      return from == 0 && to == body.length ? body : Arrays.copyOfRange(body, from, to);
+      long expected = Math.min(bodyBytes, offset + length) - offset;
+      if (kept.length != expected) {
+        throw new IllegalStateException(
+            "kept " + kept.length + " bytes of a whole-object answer, expected " + expected);
+      }
+      return kept;
     }
     if (status != 206) {
       throw new IllegalStateException("HTTP " + status + " is no answer to a ranged GET");
@@ -53,12 +78,12 @@ final class RangeResponses {
           "asked for bytes " + offset + "-" + (offset + length - 1) + " but got Content-Range "
               + contentRange);
     }
-    if (body.length != end - start + 1) {
+    if (bodyBytes != end - start + 1 || kept.length != bodyBytes) {
       throw new IllegalStateException(
           "Content-Range " + contentRange + " announced " + (end - start + 1)
-              + " bytes but the body has " + body.length);
+              + " bytes but the body has " + bodyBytes);
     }
-    return body;
+    return kept;
   }
 
   /** Parses {@code bytes s-e/total} into {s, e, total}, each checked for consistency. */

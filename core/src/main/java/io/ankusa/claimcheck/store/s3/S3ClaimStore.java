@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
-import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -24,12 +23,13 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * exactly one attempt per call; thread-safe.
  *
  * <p>Invariants: the client never retries (callers own retries); every call is bounded by the
- * smaller of its {@code timeout} and the store's operation timeout, as both the call and the
- * attempt timeout; every failure completes the returned future with a {@link StoreException}
+ * smaller of its {@code timeout} and the store's operation timeout, as the SDK's call timeout
+ * (covering its attempts); every failure completes the returned future with a {@link StoreException}
  * classified by {@link S3Failures}; a put sends {@code If-None-Match: *}, so it never replaces an
  * object — a pack of at least the multipart threshold goes up as a {@link MultipartPut}, completed
  * with the same condition. A ranged read's answer is checked by {@link RangeResponses}: one that
- * does not match what was asked (a 206 without or with another Content-Range, a body shorter or
+ * does not match what was asked (its body gathered by {@link RangeBody} into one array never larger
+ * than the range asked for; a 206 without or with another Content-Range, a body shorter or
  * longer than announced) is asked again once within the same timeout, then is {@code UNAVAILABLE}
  * — never wrong bytes, never a final answer. A HEAD's 404 (zero-length read) is confirmed by a
  * one-byte GET, whose error code tells a missing key from a missing bucket. Bytes handed to {@link #putIfAbsent} are read, not copied, and must not
@@ -176,7 +176,7 @@ final class S3ClaimStore implements ClaimStore {
                     .key(objectKey)
                     .range("bytes=" + offset + "-" + last)
                     .overrideConfiguration(override(t)),
-            AsyncResponseTransformer.toBytes())
+            new RangeBody(offset, length))
         .whenComplete(
             (response, failure) -> {
               if (failure != null) {
@@ -192,9 +192,10 @@ final class S3ClaimStore implements ClaimStore {
               try {
                 GetObjectResponse r = response.response();
                 bytes =
-                    RangeResponses.slice(
+                    RangeResponses.check(
                         r.sdkHttpResponse().statusCode(),
-                        response.asByteArrayUnsafe(),
+                        response.kept(),
+                        response.bodyBytes(),
                         r.contentRange(),
                         r.contentLength(),
                         offset,
@@ -331,10 +332,12 @@ final class S3ClaimStore implements ClaimStore {
             op + " " + description + " key '" + key + "': timeout " + timeout + " already passed"));
   }
 
+  /**
+   * Bounds a call by {@code t}, all its attempts together. No attempt timeout: the only second
+   * attempt ({@link StaleConnectionRetry}) follows a failure at once, so an attempt bound equal to
+   * the call's never fires first, and each one would cost a timer per request.
+   */
   private static AwsRequestOverrideConfiguration override(Duration t) {
-    return AwsRequestOverrideConfiguration.builder()
-        .apiCallTimeout(t)
-        .apiCallAttemptTimeout(t)
-        .build();
+    return AwsRequestOverrideConfiguration.builder().apiCallTimeout(t).build();
   }
 }

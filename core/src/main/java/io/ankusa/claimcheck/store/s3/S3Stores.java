@@ -69,8 +69,7 @@ public final class S3Stores {
             .overrideConfiguration(
                 c ->
                     c.retryStrategy(StaleConnectionRetry.strategy())
-                        .apiCallTimeout(settings.operationTimeout())
-                        .apiCallAttemptTimeout(settings.operationTimeout()));
+                        .apiCallTimeout(settings.operationTimeout()));
     settings.endpoint().ifPresent(b::endpointOverride);
     settings.region().map(Region::of).ifPresent(b::region);
     try {
