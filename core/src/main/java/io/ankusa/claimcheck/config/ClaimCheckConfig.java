@@ -171,6 +171,12 @@ public final class ClaimCheckConfig extends AbstractConfig {
       "claimcheck.write.buffer.bytes", "claimcheck.write.max.inflight",
       "claimcheck.write.pack.max.claims", "claimcheck.write.pack.max.bytes");
 
+  /**
+   * The settings a store may override as {@code claimcheck.store.<index>.<setting>}, such as
+   * {@code s3.endpoint} or {@code op.deadline.ms}.
+   */
+  public static final Set<String> PER_STORE_SETTINGS = StoreSpecs.SETTINGS;
+
   /** The prefix of a Connect converter's own settings (a surface key family). */
   public static final String CONVERTER_SETTINGS_PREFIX = "claimcheck.converter.";
 

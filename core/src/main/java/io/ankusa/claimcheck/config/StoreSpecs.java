@@ -20,7 +20,7 @@ import org.apache.kafka.common.config.types.Password;
 final class StoreSpecs {
 
   private static final Pattern OVERRIDE = Pattern.compile("claimcheck\\.store\\.(\\d+)\\.(.+)");
-  private static final Set<String> SETTINGS = Set.of("s3.endpoint", "s3.region",
+  static final Set<String> SETTINGS = Set.of("s3.endpoint", "s3.region",
       "s3.path.style.access", "s3.access.key.id", "s3.secret.access.key", "s3.connect.timeout.ms",
       "s3.max.connections", "s3.multipart.threshold.bytes", "s3.multipart.part.bytes",
       "op.deadline.ms", "file.permissions");
