@@ -207,7 +207,8 @@ class ClaimCheckProducerIT {
       p.send(new ProducerRecord<>(topic, "k", value(0, 0, true))).get();
       proxy.inject(Fault.hang(Duration.ofMillis(300)), "PUT"); // so C and D queue behind B
       Future<RecordMetadata> b = p.send(new ProducerRecord<>(topic, "k", value(0, 1, true)));
-      proxy.failTimes(1, Fault.serverError(), "PUT");
+      // A 403 ends a write at once (a 500 would now be retried inside the write deadline).
+      proxy.failTimes(1, Fault.forbidden(), "PUT");
       Future<RecordMetadata> cSmall = p.send(new ProducerRecord<>(topic, "k", value(0, 2, false)));
       Future<RecordMetadata> d = p.send(new ProducerRecord<>(topic, "k", value(0, 3, true)));
       p.flush();
