@@ -42,7 +42,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  *
  * <pre>
  *   java -Xms6g -Xmx6g -cp benchmarks/target/benchmarks.jar \
- *       io.ankusa.claimcheck.benchmarks.EndToEndHarness [256K:2000 1M:500 4M:125] [proxy] [png=PATH]
+ *       io.ankusa.claimcheck.benchmarks.EndToEndHarness \
+ *       [256K:2000 1M:500 4M:125] [proxy] [png=docs/bench/throughput-vs-size.png]
  * </pre>
  */
 public final class EndToEndHarness {
@@ -137,9 +138,8 @@ public final class EndToEndHarness {
     EndToEndHarness h = new EndToEndHarness(throughProxy);
     List<Result> results = new ArrayList<>();
     try {
-      System.out.printf("S3: %s; load average at start: %s%n",
-          throughProxy ? "S3Proxy behind the WireMock fault proxy (pass-through)" : "S3Proxy direct",
-          loadAverage());
+      String via = throughProxy ? "S3Proxy behind the WireMock fault proxy" : "S3Proxy direct";
+      System.out.printf("S3: %s; load average at start: %s%n", via, loadAverage());
       long warm = System.nanoTime();
       h.run(new Size(256 << 10, 200)); // JIT, connections, topic metadata; not reported
       System.out.printf("warm-up (256 KiB x 200, every pass) took %.1f s%n",
@@ -165,8 +165,14 @@ public final class EndToEndHarness {
     inlineProducer.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, s.bytes() + (1 << 20));
     Map<String, Object> oursProducer = producer(ClaimCheckSerializer.class.getName());
     oursProducer.putAll(claimcheck);
-    Timed inP = timed(() -> Passes.produce(inlineProducer, inlineTopic, s, values));
-    Timed ourP = timed(() -> Passes.produce(oursProducer, oursTopic, s, values));
+    Timed inP =
+        timed(
+            s.label() + " produce inline",
+            () -> Passes.produce(inlineProducer, inlineTopic, s, values));
+    Timed ourP =
+        timed(
+            s.label() + " produce ours",
+            () -> Passes.produce(oursProducer, oursTopic, s, values));
 
     Map<String, Object> inlineConsumer = consumer(BYTES_DESERIALIZER);
     inlineConsumer.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
@@ -179,9 +185,18 @@ public final class EndToEndHarness {
     prefetchConsumer.putAll(claimcheck);
     prefetchConsumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, pollRecords);
 
-    Timed inC = timed(() -> Passes.consume(inlineConsumer, inlineTopic, s, values, null));
-    Timed ourC = timed(() -> Passes.consume(oursConsumer, oursTopic, s, values, null));
-    Timed preC = timed(() -> Passes.consume(prefetchConsumer, oursTopic, s, values, claimcheck));
+    Timed inC =
+        timed(
+            s.label() + " consume inline",
+            () -> Passes.consume(inlineConsumer, inlineTopic, s, values, null));
+    Timed ourC =
+        timed(
+            s.label() + " consume ours",
+            () -> Passes.consume(oursConsumer, oursTopic, s, values, null));
+    Timed preC =
+        timed(
+            s.label() + " consume prefetch",
+            () -> Passes.consume(prefetchConsumer, oursTopic, s, values, claimcheck));
     if (proxy != null) {
       System.out.printf("  store requests through the proxy so far: %d PUT, %d GET%n",
           proxy.requestCount("PUT"), proxy.requestCount("GET"));
@@ -193,10 +208,14 @@ public final class EndToEndHarness {
     long run() throws Exception;
   }
 
-  private static Timed timed(Pass pass) throws Exception {
+  /** Runs {@code pass}, printing its wall-clock bounds (epoch ms) so a recording can be cut. */
+  private static Timed timed(String name, Pass pass) throws Exception {
+    long from = System.currentTimeMillis();
     long cpu0 = processCpuNanos();
     long nanos = pass.run();
-    return new Timed(nanos, processCpuNanos() - cpu0);
+    long cpu = processCpuNanos() - cpu0;
+    System.out.printf("  pass %s: %d..%d%n", name, from, System.currentTimeMillis());
+    return new Timed(nanos, cpu);
   }
 
   private String topic(String what, int maxMessageBytes) throws Exception {
@@ -238,8 +257,8 @@ public final class EndToEndHarness {
   private static void print(Result r) {
     Size s = r.size();
     System.out.printf(Locale.ROOT,
-        "%s x %d (%.0f MiB): produce inline %.1f s, ours %.1f s | consume inline %.1f s, ours %.1f s,"
-            + " ours+prefetch %.1f s | CPU s: %.1f %.1f | %.1f %.1f %.1f | load %s%n",
+        "%s x %d (%.0f MiB): produce inline %.1f s, ours %.1f s | consume inline %.1f s,"
+            + " ours %.1f s, ours+prefetch %.1f s | CPU s: %.1f %.1f | %.1f %.1f %.1f | load %s%n",
         s.label(), s.count(), s.mebibytes(), r.inlineProduce().nanos() / 1e9,
         r.oursProduce().nanos() / 1e9, r.inlineConsume().nanos() / 1e9,
         r.oursConsume().nanos() / 1e9, r.prefetchConsume().nanos() / 1e9,
@@ -250,8 +269,9 @@ public final class EndToEndHarness {
 
   private static void summary(List<Result> results) {
     System.out.println();
-    System.out.println("| size x count | inline e2e MiB/s | ours | ours + prefetch | ours / inline |"
-        + " ours + prefetch / inline | produce ours / inline | consume ours / inline |"
+    System.out.println("| size x count | inline e2e MiB/s | ours | ours + prefetch |"
+        + " ours / inline | ours + prefetch / inline | produce ours / inline |"
+        + " consume ours / inline |"
         + " consume ours + prefetch / inline |");
     System.out.println("|---|---|---|---|---|---|---|---|---|");
     for (Result r : results) {
@@ -263,6 +283,25 @@ public final class EndToEndHarness {
           r.oursProduce().mibPerSec(s) / r.inlineProduce().mibPerSec(s),
           r.oursConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s),
           r.prefetchConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s));
+    }
+    System.out.println();
+    System.out.println("Process CPU seconds per GiB moved (the JVM holds broker, S3 server and"
+        + " clients), and ours / inline:");
+    System.out.println("| size | inline produce + consume | ours | ours + prefetch |"
+        + " ours / inline | ours + prefetch / inline | produce ours / inline |"
+        + " consume ours / inline |"
+        + " consume ours + prefetch / inline |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    for (Result r : results) {
+      double gib = r.size().mebibytes() / 1024 * 1e9;
+      double in = (r.inlineProduce().cpuNanos() + r.inlineConsume().cpuNanos()) / gib;
+      double ours = (r.oursProduce().cpuNanos() + r.oursConsume().cpuNanos()) / gib;
+      double pre = (r.oursProduce().cpuNanos() + r.prefetchConsume().cpuNanos()) / gib;
+      System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.2fx | %.2fx | %.2fx | %.2fx |"
+          + " %.2fx |%n", r.size().label(), in, ours, pre, ours / in, pre / in,
+          (double) r.oursProduce().cpuNanos() / r.inlineProduce().cpuNanos(),
+          (double) r.oursConsume().cpuNanos() / r.inlineConsume().cpuNanos(),
+          (double) r.prefetchConsume().cpuNanos() / r.inlineConsume().cpuNanos());
     }
   }
 

@@ -18,18 +18,20 @@ final class EndToEndPlot {
 
   static void write(Path png, List<EndToEndHarness.Result> results, String load)
       throws IOException {
+    String inline = "inline (max.message.bytes raised)";
+    String ours = "claim check";
+    String prefetch = "claim check + PrefetchingConsumer";
     Map<String, List<double[]>> e2e = new LinkedHashMap<>();
-    e2e.put("inline (max.message.bytes raised)", points(results, EndToEndHarness.Result::inline));
-    e2e.put("claim check", points(results, EndToEndHarness.Result::ours));
-    e2e.put("claim check + PrefetchingConsumer", points(results, EndToEndHarness.Result::prefetch));
+    e2e.put(inline, points(results, EndToEndHarness.Result::inline));
+    e2e.put(ours, points(results, EndToEndHarness.Result::ours));
+    e2e.put(prefetch, points(results, EndToEndHarness.Result::prefetch));
     Map<String, List<double[]>> consume = new LinkedHashMap<>();
-    consume.put("inline (max.message.bytes raised)", points(results, r -> r.inlineConsume().mibPerSec(r.size())));
-    consume.put("claim check", points(results, r -> r.oursConsume().mibPerSec(r.size())));
-    consume.put(
-        "claim check + PrefetchingConsumer", points(results, r -> r.prefetchConsume().mibPerSec(r.size())));
+    consume.put(inline, points(results, r -> r.inlineConsume().mibPerSec(r.size())));
+    consume.put(ours, points(results, r -> r.oursConsume().mibPerSec(r.size())));
+    consume.put(prefetch, points(results, r -> r.prefetchConsume().mibPerSec(r.size())));
     Map<String, List<double[]>> produce = new LinkedHashMap<>();
-    produce.put("inline (max.message.bytes raised)", points(results, r -> r.inlineProduce().mibPerSec(r.size())));
-    produce.put("claim check", points(results, r -> r.oursProduce().mibPerSec(r.size())));
+    produce.put(inline, points(results, r -> r.inlineProduce().mibPerSec(r.size())));
+    produce.put(ours, points(results, r -> r.oursProduce().mibPerSec(r.size())));
     StringBuilder counts = new StringBuilder();
     for (EndToEndHarness.Result r : results) {
       counts.append(counts.length() == 0 ? "" : ", ")
