@@ -66,6 +66,10 @@ final class ThrottlePlot {
     rates.put("goodput: redeems completed /s", ok);
     rates.put("store GETs /s (incl. throttled)", gets);
     rates.put("redeems failed /s", failed);
+    List<double[]> ceiling = new ArrayList<>();
+    ceiling.add(new double[] {throttled.from(), cap * 1000.0 / latencyMs});
+    ceiling.add(new double[] {throttled.to(), cap * 1000.0 / latencyMs});
+    rates.put("most the store serves while throttling: cap / GET latency", ceiling);
     Plots.write(
         png,
         "AIMD read limit and goodput while S3 throttles",

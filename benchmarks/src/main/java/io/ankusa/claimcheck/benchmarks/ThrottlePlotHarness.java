@@ -36,7 +36,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <pre>
  *   java -cp benchmarks/target/benchmarks.jar io.ankusa.claimcheck.benchmarks.ThrottlePlotHarness \
- *       [clients=96] [cap=8] [latencyMs=20] [png=docs/bench/aimd-throttle.png]
+ *       [clients=96] [cap=8] [latencyMs=100] [png=docs/bench/aimd-throttle.png]
  * </pre>
  */
 public final class ThrottlePlotHarness {
@@ -62,7 +62,7 @@ public final class ThrottlePlotHarness {
   public static void main(String[] args) throws Exception {
     int clients = args.length > 0 ? Integer.parseInt(args[0]) : 96;
     int cap = args.length > 1 ? Integer.parseInt(args[1]) : 8;
-    int latencyMs = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+    int latencyMs = args.length > 2 ? Integer.parseInt(args[2]) : 100;
     Path png = Path.of(args.length > 3 ? args[3] : "docs/bench/aimd-throttle.png");
     new ThrottlePlotHarness().run(clients, cap, latencyMs, png);
     System.exit(0);
