@@ -5,6 +5,7 @@ import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
 import io.ankusa.claimcheck.kafka.PrefetchingConsumer;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
+import io.ankusa.claimcheck.testkit.Fault;
 import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -37,13 +38,16 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * checked byte for byte against its key; every prefetched record must be a ref and prefetched.
  * End to end = N x S / (produce time + consume time); ratios are ours over inline, same run.
  *
+ * <p>{@code proxy} puts the WireMock fault proxy between the clients and S3Proxy (pass-through);
+ * {@code getLatencyMs=N} does too and holds every GET N ms there (a remote store's first byte).
+ *
  * <p>Ours consumes with {@code max.poll.records} = 80 % of {@code claimcheck.cache.max.bytes}
  * (64 MiB default) / S, so that one poll's claims fit the cache the prefetcher fills.
  *
  * <pre>
  *   java -Xms6g -Xmx6g -cp benchmarks/target/benchmarks.jar \
  *       io.ankusa.claimcheck.benchmarks.EndToEndHarness \
- *       [256K:2000 1M:500 4M:125] [proxy] [png=docs/bench/throughput-vs-size.png]
+ *       [256K:2000 1M:500 4M:125] [proxy] [getLatencyMs=0] [png=docs/bench/throughput-vs-size.png]
  * </pre>
  */
 public final class EndToEndHarness {
@@ -103,12 +107,15 @@ public final class EndToEndHarness {
   private final FaultProxy proxy; // null when talking to S3Proxy directly
   private final Values values = new Values();
 
-  private EndToEndHarness(boolean throughProxy) {
+  private EndToEndHarness(boolean throughProxy, int getLatencyMs) {
     this.admin =
         Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
     EmbeddedS3 s3 = EmbeddedS3.shared();
     String bucket = s3.createBucket("e2e-" + UUID.randomUUID().toString().substring(0, 8));
     this.proxy = throughProxy ? FaultProxy.inFrontOf(s3) : null;
+    if (getLatencyMs > 0) {
+      proxy.inject(Fault.hang(Duration.ofMillis(getLatencyMs)), "GET");
+    }
     claimcheck.put("claimcheck.stores", "s3://" + bucket);
     claimcheck.put(
         "claimcheck.s3.endpoint", (throughProxy ? proxy.endpoint() : s3.endpoint()).toString());
@@ -121,10 +128,14 @@ public final class EndToEndHarness {
   public static void main(String[] args) throws Exception {
     List<Size> sizes = new ArrayList<>();
     boolean throughProxy = false;
+    int getLatencyMs = 0;
     Path png = Path.of("docs/bench/throughput-vs-size.png");
     for (String a : args) {
       if (a.equals("proxy")) {
         throughProxy = true;
+      } else if (a.startsWith("getLatencyMs=")) {
+        getLatencyMs = Integer.parseInt(a.substring("getLatencyMs=".length()));
+        throughProxy = getLatencyMs > 0 || throughProxy;
       } else if (a.startsWith("png=")) {
         png = Path.of(a.substring(4));
       } else {
@@ -135,10 +146,12 @@ public final class EndToEndHarness {
     if (sizes.isEmpty()) {
       sizes = List.of(new Size(256 << 10, 2000), new Size(1 << 20, 500), new Size(4 << 20, 125));
     }
-    EndToEndHarness h = new EndToEndHarness(throughProxy);
+    EndToEndHarness h = new EndToEndHarness(throughProxy, getLatencyMs);
     List<Result> results = new ArrayList<>();
+    String via;
     try {
-      String via = throughProxy ? "S3Proxy behind the WireMock fault proxy" : "S3Proxy direct";
+      via = !throughProxy ? "S3Proxy direct"
+          : "S3Proxy behind the WireMock fault proxy, " + getLatencyMs + " ms added to every GET";
       System.out.printf("S3: %s; load average at start: %s%n", via, loadAverage());
       long warm = System.nanoTime();
       h.run(new Size(256 << 10, 200)); // JIT, connections, topic metadata; not reported
@@ -153,7 +166,7 @@ public final class EndToEndHarness {
       h.close();
     }
     summary(results);
-    EndToEndPlot.write(png, results, loadAverage());
+    EndToEndPlot.write(png, results, via + "; load average at end: " + loadAverage());
     System.out.println("plot: " + png.toAbsolutePath());
     System.exit(0);
   }

@@ -16,7 +16,7 @@ final class EndToEndPlot {
 
   private EndToEndPlot() {}
 
-  static void write(Path png, List<EndToEndHarness.Result> results, String load)
+  static void write(Path png, List<EndToEndHarness.Result> results, String setup)
       throws IOException {
     String inline = "inline (max.message.bytes raised)";
     String ours = "claim check";
@@ -40,7 +40,7 @@ final class EndToEndPlot {
     Plots.write(
         png,
         "Produce + consume through one KRaft broker and S3Proxy (one JVM, 2 shared cores)",
-        counts + "; load average at end: " + load,
+        counts + "; " + setup,
         "value size (KiB)",
         true,
         List.of(
