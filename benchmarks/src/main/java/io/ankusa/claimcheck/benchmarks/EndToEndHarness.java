@@ -1,0 +1,344 @@
+package io.ankusa.claimcheck.benchmarks;
+
+import io.ankusa.claimcheck.kafka.ClaimCheckDeserializer;
+import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
+import io.ankusa.claimcheck.kafka.PrefetchingConsumer;
+import io.ankusa.claimcheck.testkit.EmbeddedKafka;
+import io.ankusa.claimcheck.testkit.EmbeddedS3;
+import io.ankusa.claimcheck.testkit.Fault;
+import io.ankusa.claimcheck.testkit.FaultProxy;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * Produce then consume through a real KRaft broker and a real S3 server, claim check vs inline
+ * records with {@code max.message.bytes} raised, per value size; one harness thread.
+ *
+ * <p>For each size {@code S x N}: the inline producer sends N values of S bytes to a topic whose
+ * {@code max.message.bytes} (and the producer's {@code max.request.size}, the consumer's {@code
+ * fetch.max.bytes} and {@code max.partition.fetch.bytes}) admit them; the claim-check producer
+ * ({@code ClaimCheckSerializer}, default settings: every value of 256 KiB or more goes to S3)
+ * sends the same values to a topic with default settings. Then three consumers read from the
+ * beginning, each with a fresh reader and an empty cache: inline ({@code ByteArrayDeserializer}),
+ * ours ({@code ClaimCheckDeserializer} inside the {@code KafkaConsumer}: the drop-in path), and
+ * ours + prefetch ({@link PrefetchingConsumer}, then the same deserializer). Every value is
+ * checked byte for byte against its key; every prefetched record must be a ref and prefetched.
+ * End to end = N x S / (produce time + consume time); ratios are ours over inline, same run.
+ *
+ * <p>{@code proxy} puts the WireMock fault proxy between the clients and S3Proxy (pass-through);
+ * {@code getLatencyMs=N} does too and holds every GET N ms there (a remote store's first byte).
+ *
+ * <p>Ours consumes with {@code max.poll.records} = 80 % of {@code claimcheck.cache.max.bytes}
+ * (64 MiB default) / S, so that one poll's claims fit the cache the prefetcher fills.
+ *
+ * <pre>
+ *   java -Xms6g -Xmx6g -cp benchmarks/target/benchmarks.jar \
+ *       io.ankusa.claimcheck.benchmarks.EndToEndHarness \
+ *       [256K:2000 1M:500 4M:125] [proxy] [getLatencyMs=0] [png=docs/bench/throughput-vs-size.png]
+ * </pre>
+ */
+public final class EndToEndHarness {
+
+  private static final long CACHE_BYTES = 64L << 20;
+  private static final String BYTES_SERIALIZER =
+      "org.apache.kafka.common.serialization.ByteArraySerializer";
+  private static final String BYTES_DESERIALIZER =
+      "org.apache.kafka.common.serialization.ByteArrayDeserializer";
+
+  /** One value size and how many values of it. */
+  record Size(int bytes, int count) {
+    String label() {
+      return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : (bytes >> 10) + " KiB";
+    }
+
+    double mebibytes() {
+      return (double) bytes * count / (1 << 20);
+    }
+  }
+
+  /** Nanoseconds (wall) and process CPU nanoseconds of one pass. */
+  record Timed(long nanos, long cpuNanos) {
+    double mibPerSec(Size s) {
+      return s.mebibytes() / (nanos / 1e9);
+    }
+  }
+
+  /** One size's passes. */
+  record Result(
+      Size size,
+      Timed inlineProduce,
+      Timed inlineConsume,
+      Timed oursProduce,
+      Timed oursConsume,
+      Timed prefetchConsume) {
+    double e2e(Timed produce, Timed consume) {
+      return size.mebibytes() / ((produce.nanos() + consume.nanos()) / 1e9);
+    }
+
+    double inline() {
+      return e2e(inlineProduce, inlineConsume);
+    }
+
+    double ours() {
+      return e2e(oursProduce, oursConsume);
+    }
+
+    double prefetch() {
+      return e2e(oursProduce, prefetchConsume);
+    }
+  }
+
+  private final EmbeddedKafka kafka = EmbeddedKafka.shared();
+  private final Admin admin;
+  private final Map<String, Object> claimcheck = new LinkedHashMap<>();
+  private final FaultProxy proxy; // null when talking to S3Proxy directly
+  private final Values values = new Values();
+
+  private EndToEndHarness(boolean throughProxy, int getLatencyMs) {
+    this.admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+    EmbeddedS3 s3 = EmbeddedS3.shared();
+    String bucket = s3.createBucket("e2e-" + UUID.randomUUID().toString().substring(0, 8));
+    this.proxy = throughProxy ? FaultProxy.inFrontOf(s3) : null;
+    if (getLatencyMs > 0) {
+      proxy.inject(Fault.hang(Duration.ofMillis(getLatencyMs)), "GET");
+    }
+    claimcheck.put("claimcheck.stores", "s3://" + bucket);
+    claimcheck.put(
+        "claimcheck.s3.endpoint", (throughProxy ? proxy.endpoint() : s3.endpoint()).toString());
+    claimcheck.put("claimcheck.s3.region", s3.region());
+    claimcheck.put("claimcheck.s3.path.style.access", "true");
+    claimcheck.put("claimcheck.s3.access.key.id", s3.accessKey());
+    claimcheck.put("claimcheck.s3.secret.access.key", s3.secretKey());
+  }
+
+  public static void main(String[] args) throws Exception {
+    List<Size> sizes = new ArrayList<>();
+    boolean throughProxy = false;
+    int getLatencyMs = 0;
+    Path png = Path.of("docs/bench/throughput-vs-size.png");
+    for (String a : args) {
+      if (a.equals("proxy")) {
+        throughProxy = true;
+      } else if (a.startsWith("getLatencyMs=")) {
+        getLatencyMs = Integer.parseInt(a.substring("getLatencyMs=".length()));
+        throughProxy = getLatencyMs > 0 || throughProxy;
+      } else if (a.startsWith("png=")) {
+        png = Path.of(a.substring(4));
+      } else {
+        String[] p = a.split(":");
+        sizes.add(new Size(parseBytes(p[0]), Integer.parseInt(p[1])));
+      }
+    }
+    if (sizes.isEmpty()) {
+      sizes = List.of(new Size(256 << 10, 2000), new Size(1 << 20, 500), new Size(4 << 20, 125));
+    }
+    EndToEndHarness h = new EndToEndHarness(throughProxy, getLatencyMs);
+    List<Result> results = new ArrayList<>();
+    String via;
+    try {
+      via = !throughProxy ? "S3Proxy direct"
+          : "S3Proxy behind the WireMock fault proxy, " + getLatencyMs + " ms added to every GET";
+      System.out.printf("S3: %s; load average at start: %s%n", via, loadAverage());
+      long warm = System.nanoTime();
+      h.run(new Size(256 << 10, 200)); // JIT, connections, topic metadata; not reported
+      System.out.printf("warm-up (256 KiB x 200, every pass) took %.1f s%n",
+          (System.nanoTime() - warm) / 1e9);
+      for (Size s : sizes) {
+        Result r = h.run(s);
+        results.add(r);
+        print(r);
+      }
+    } finally {
+      h.close();
+    }
+    summary(results);
+    EndToEndPlot.write(png, results, via + "; load average at end: " + loadAverage());
+    System.out.println("plot: " + png.toAbsolutePath());
+    System.exit(0);
+  }
+
+  private Result run(Size s) throws Exception {
+    String inlineTopic = topic("inline", s.bytes() + (1 << 20));
+    String oursTopic = topic("ours", 0);
+    Map<String, Object> inlineProducer = producer(BYTES_SERIALIZER);
+    inlineProducer.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, s.bytes() + (1 << 20));
+    Map<String, Object> oursProducer = producer(ClaimCheckSerializer.class.getName());
+    oursProducer.putAll(claimcheck);
+    Timed inP =
+        timed(
+            s.label() + " produce inline",
+            () -> Passes.produce(inlineProducer, inlineTopic, s, values));
+    Timed ourP =
+        timed(
+            s.label() + " produce ours",
+            () -> Passes.produce(oursProducer, oursTopic, s, values));
+
+    Map<String, Object> inlineConsumer = consumer(BYTES_DESERIALIZER);
+    inlineConsumer.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
+    inlineConsumer.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 64 << 20);
+    int pollRecords = (int) Math.max(1, CACHE_BYTES * 8 / 10 / s.bytes());
+    Map<String, Object> oursConsumer = consumer(ClaimCheckDeserializer.class.getName());
+    oursConsumer.putAll(claimcheck);
+    oursConsumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, pollRecords);
+    Map<String, Object> prefetchConsumer = consumer(BYTES_DESERIALIZER);
+    prefetchConsumer.putAll(claimcheck);
+    prefetchConsumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, pollRecords);
+
+    Timed inC =
+        timed(
+            s.label() + " consume inline",
+            () -> Passes.consume(inlineConsumer, inlineTopic, s, values, null));
+    Timed ourC =
+        timed(
+            s.label() + " consume ours",
+            () -> Passes.consume(oursConsumer, oursTopic, s, values, null));
+    Timed preC =
+        timed(
+            s.label() + " consume prefetch",
+            () -> Passes.consume(prefetchConsumer, oursTopic, s, values, claimcheck));
+    if (proxy != null) {
+      System.out.printf("  store requests through the proxy so far: %d PUT, %d GET%n",
+          proxy.requestCount("PUT"), proxy.requestCount("GET"));
+    }
+    return new Result(s, inP, inC, ourP, ourC, preC);
+  }
+
+  private interface Pass {
+    long run() throws Exception;
+  }
+
+  /** Runs {@code pass}, printing its wall-clock bounds (epoch ms) so a recording can be cut. */
+  private static Timed timed(String name, Pass pass) throws Exception {
+    long from = System.currentTimeMillis();
+    long cpu0 = processCpuNanos();
+    long nanos = pass.run();
+    long cpu = processCpuNanos() - cpu0;
+    System.out.printf("  pass %s: %d..%d%n", name, from, System.currentTimeMillis());
+    return new Timed(nanos, cpu);
+  }
+
+  private String topic(String what, int maxMessageBytes) throws Exception {
+    String name = what + "-" + UUID.randomUUID().toString().substring(0, 8);
+    NewTopic t = new NewTopic(name, 1, (short) 1);
+    if (maxMessageBytes > 0) {
+      t.configs(Map.of("max.message.bytes", Integer.toString(maxMessageBytes)));
+    }
+    admin.createTopics(List.of(t)).all().get(60, TimeUnit.SECONDS);
+    return name;
+  }
+
+  private Map<String, Object> producer(String valueSerializer) {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, BYTES_SERIALIZER);
+    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, valueSerializer);
+    return p;
+  }
+
+  private Map<String, Object> consumer(String valueDeserializer) {
+    Map<String, Object> c = new LinkedHashMap<>();
+    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, BYTES_DESERIALIZER);
+    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, valueDeserializer);
+    return c;
+  }
+
+  private void close() {
+    admin.close(Duration.ofSeconds(5));
+    if (proxy != null) {
+      proxy.close();
+    }
+    EmbeddedS3.shared().close();
+    kafka.close();
+  }
+
+  private static void print(Result r) {
+    Size s = r.size();
+    System.out.printf(Locale.ROOT,
+        "%s x %d (%.0f MiB): produce inline %.1f s, ours %.1f s | consume inline %.1f s,"
+            + " ours %.1f s, ours+prefetch %.1f s | CPU s: %.1f %.1f | %.1f %.1f %.1f | load %s%n",
+        s.label(), s.count(), s.mebibytes(), r.inlineProduce().nanos() / 1e9,
+        r.oursProduce().nanos() / 1e9, r.inlineConsume().nanos() / 1e9,
+        r.oursConsume().nanos() / 1e9, r.prefetchConsume().nanos() / 1e9,
+        r.inlineProduce().cpuNanos() / 1e9, r.oursProduce().cpuNanos() / 1e9,
+        r.inlineConsume().cpuNanos() / 1e9, r.oursConsume().cpuNanos() / 1e9,
+        r.prefetchConsume().cpuNanos() / 1e9, loadAverage());
+  }
+
+  private static void summary(List<Result> results) {
+    System.out.println();
+    System.out.println("| size x count | inline e2e MiB/s | ours | ours + prefetch |"
+        + " ours / inline | ours + prefetch / inline | produce ours / inline |"
+        + " consume ours / inline |"
+        + " consume ours + prefetch / inline |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    for (Result r : results) {
+      Size s = r.size();
+      System.out.printf(Locale.ROOT,
+          "| %s x %,d | %.0f | %.0f | %.0f | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx |%n",
+          s.label(), s.count(), r.inline(), r.ours(), r.prefetch(), r.ours() / r.inline(),
+          r.prefetch() / r.inline(),
+          r.oursProduce().mibPerSec(s) / r.inlineProduce().mibPerSec(s),
+          r.oursConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s),
+          r.prefetchConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s));
+    }
+    System.out.println();
+    System.out.println("Process CPU seconds per GiB moved (the JVM holds broker, S3 server and"
+        + " clients), and ours / inline:");
+    System.out.println("| size | inline produce + consume | ours | ours + prefetch |"
+        + " ours / inline | ours + prefetch / inline | produce ours / inline |"
+        + " consume ours / inline |"
+        + " consume ours + prefetch / inline |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    for (Result r : results) {
+      double gib = r.size().mebibytes() / 1024 * 1e9;
+      double in = (r.inlineProduce().cpuNanos() + r.inlineConsume().cpuNanos()) / gib;
+      double ours = (r.oursProduce().cpuNanos() + r.oursConsume().cpuNanos()) / gib;
+      double pre = (r.oursProduce().cpuNanos() + r.prefetchConsume().cpuNanos()) / gib;
+      System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.2fx | %.2fx | %.2fx | %.2fx |"
+          + " %.2fx |%n", r.size().label(), in, ours, pre, ours / in, pre / in,
+          (double) r.oursProduce().cpuNanos() / r.inlineProduce().cpuNanos(),
+          (double) r.oursConsume().cpuNanos() / r.inlineConsume().cpuNanos(),
+          (double) r.prefetchConsume().cpuNanos() / r.inlineConsume().cpuNanos());
+    }
+  }
+
+  static String loadAverage() {
+    try {
+      return new String(java.nio.file.Files.readAllBytes(Path.of("/proc/loadavg"))).trim();
+    } catch (java.io.IOException e) {
+      return Double.toString(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  private static int parseBytes(String s) {
+    String u = s.toUpperCase(Locale.ROOT);
+    if (u.endsWith("K")) {
+      return Integer.parseInt(u.substring(0, u.length() - 1)) << 10;
+    }
+    if (u.endsWith("M")) {
+      return Integer.parseInt(u.substring(0, u.length() - 1)) << 20;
+    }
+    return Integer.parseInt(u);
+  }
+}
