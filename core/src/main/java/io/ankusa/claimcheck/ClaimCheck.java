@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck;
 
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.reader.ClaimReader;
 import io.ankusa.claimcheck.ref.ClaimRef;
@@ -21,7 +22,7 @@ public interface ClaimCheck extends AutoCloseable {
    * The config-map key under which a Micrometer {@code MeterRegistry} may be passed (an object,
    * not a string); absent means Micrometer's global registry.
    */
-  String METER_REGISTRY = "claimcheck.meter.registry";
+  String METER_REGISTRY = ClaimCheckConfig.METER_REGISTRY;
 
   /** Opens a claim check for {@code config}, validating it ({@code ConfigException} naming the key). */
   static ClaimCheck open(Map<String, ?> config) {

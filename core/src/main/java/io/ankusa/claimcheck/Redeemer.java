@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck;
 
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.placement.ClaimStores;
 import io.ankusa.claimcheck.reader.FetchKey;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck;
 
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck;
 
+import io.ankusa.claimcheck.time.Ticker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;

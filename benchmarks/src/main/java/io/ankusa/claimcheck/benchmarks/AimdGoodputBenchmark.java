@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.benchmarks;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.reader.ClaimReader;
 import io.ankusa.claimcheck.reader.ClaimReaders;
 import io.ankusa.claimcheck.reader.FetchKey;

@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.benchmarks;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.reader.ClaimReader;
 import io.ankusa.claimcheck.reader.ClaimReaders;
 import io.ankusa.claimcheck.reader.FetchKey;

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.cli;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.collect.LogScanner;
 import io.ankusa.claimcheck.collect.PackListing;
 import io.ankusa.claimcheck.collect.RefVisitor;

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.cli;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.collect.Collector;
 import io.ankusa.claimcheck.collect.GcOptions;
 import io.ankusa.claimcheck.collect.GcReport;

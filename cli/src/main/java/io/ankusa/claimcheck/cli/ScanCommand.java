@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.cli;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.collect.LogScanner;
 import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.ref.ClaimRef;

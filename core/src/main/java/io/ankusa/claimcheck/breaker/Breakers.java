@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.breaker;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 

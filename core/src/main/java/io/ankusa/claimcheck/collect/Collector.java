@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.store.ClaimStore;
 import java.time.Clock;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.collect.GcReport.Status;
 import io.ankusa.claimcheck.collect.LogScanner.ScanResult;
 import io.ankusa.claimcheck.collect.LogScanner.Snapshot;

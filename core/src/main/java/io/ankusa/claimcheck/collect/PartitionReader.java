@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -5,7 +5,6 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 
-import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.placement.Placement;
 import io.ankusa.claimcheck.store.KeyLayout;
 import java.time.Duration;
@@ -34,6 +33,12 @@ import org.apache.kafka.common.config.ConfigException;
 public final class ClaimCheckConfig extends AbstractConfig {
 
   public static final String PREFIX = "claimcheck.";
+
+  /**
+   * The config-map key under which a Micrometer {@code MeterRegistry} may be passed (an object, not
+   * a string); absent means Micrometer's global registry.
+   */
+  public static final String METER_REGISTRY = "claimcheck.meter.registry";
   public static final String STORES = "claimcheck.stores";
   public static final String S3_ENDPOINT = "claimcheck.s3.endpoint";
   public static final String S3_REGION = "claimcheck.s3.region";
@@ -202,7 +207,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
   /** Whether {@code key} is a core setting ({@link #CONFIG_DEF}, a per-store override, the registry). */
   public static boolean isCoreKey(String key) {
     return CONFIG_DEF.names().contains(key) || PER_STORE.matcher(key).matches()
-        || key.equals(ClaimCheck.METER_REGISTRY);
+        || key.equals(METER_REGISTRY);
   }
 
   /** Whether some part of the library reads {@code key}: a core key or a {@link #SURFACE_KEYS surface key}. */

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.placement;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.breaker.Breaker;
 import io.ankusa.claimcheck.reader.Backoff;
 import io.ankusa.claimcheck.reader.ReaderScheduler;

@@ -5,7 +5,7 @@ package io.ankusa.claimcheck.reader;
  * thread-safe.
  *
  * <p>Like Caffeine's {@code Scheduler}, it is injected so that tests fire timers by hand together
- * with a driven {@link io.ankusa.claimcheck.Ticker}. A task runs on the scheduler's thread and
+ * with a driven {@link io.ankusa.claimcheck.time.Ticker}. A task runs on the scheduler's thread and
  * must be short: the reader's tasks complete callers' futures, so a caller that chains blocking
  * work onto a fetch should chain it with an {@code *Async} method.
  */

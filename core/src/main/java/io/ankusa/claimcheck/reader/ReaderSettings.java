@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.reader;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.telemetry.MicrometerTelemetry;
 import java.util.Objects;

@@ -3,7 +3,7 @@ package io.ankusa.claimcheck.collect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.config.StoreFactory;
 import io.ankusa.claimcheck.config.StoreSpec;

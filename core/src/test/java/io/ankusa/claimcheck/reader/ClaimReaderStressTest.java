@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.ReadOutcome;
 import java.nio.charset.StandardCharsets;

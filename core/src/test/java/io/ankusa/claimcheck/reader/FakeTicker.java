@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.reader;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -3,7 +3,7 @@ package io.ankusa.claimcheck.reader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.telemetry.MicrometerTelemetry;
 import org.junit.jupiter.api.Test;
@@ -47,7 +47,7 @@ class ReaderSettingsTest {
     assertThatThrownBy(() -> new ReaderSettings(1, 1, 0, 0, 0, null,
         ClaimCheckTelemetry.noop(), ReaderScheduler.system(), Backoff.DEFAULT))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ticker");
-    assertThatThrownBy(() -> new ReaderSettings(1, 1, 0, 0, 0, io.ankusa.claimcheck.Ticker.system(),
+    assertThatThrownBy(() -> new ReaderSettings(1, 1, 0, 0, 0, io.ankusa.claimcheck.time.Ticker.system(),
         ClaimCheckTelemetry.noop(), ReaderScheduler.system(), null))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retry");
   }

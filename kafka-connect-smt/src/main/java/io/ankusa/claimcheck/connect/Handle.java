@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.connect;
 
 import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.config.Secrets;
 import java.util.Map;

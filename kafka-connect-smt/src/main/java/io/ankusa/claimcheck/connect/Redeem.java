@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.connect;
 
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.RefFields;
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import java.nio.ByteBuffer;
 import java.util.Map;

@@ -34,7 +34,7 @@ final class CheckInPipeline {
   private static final Logger LOG = LoggerFactory.getLogger(CheckInPipeline.class);
 
   private final Producer<byte[], byte[]> inner;
-  private final io.ankusa.claimcheck.Ticker ticker;
+  private final io.ankusa.claimcheck.time.Ticker ticker;
   private final WriteBuffer buffer;
   private final boolean failLane;
   private final SerdeMetrics counts;
@@ -46,7 +46,7 @@ final class CheckInPipeline {
   private final java.util.Set<Long> failedTransactions = new java.util.HashSet<>();
   private long nextSeq;
 
-  CheckInPipeline(Producer<byte[], byte[]> inner, io.ankusa.claimcheck.Ticker ticker,
+  CheckInPipeline(Producer<byte[], byte[]> inner, io.ankusa.claimcheck.time.Ticker ticker,
       WriteBuffer buffer, boolean failLane, SerdeMetrics counts) {
     this.inner = inner;
     this.ticker = ticker;

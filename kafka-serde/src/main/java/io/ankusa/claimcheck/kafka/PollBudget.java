@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 

@@ -3,7 +3,7 @@ package io.ankusa.claimcheck.kafka;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.RefFields;
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.cache.ClaimCache.Pin;
 import io.ankusa.claimcheck.cache.ClaimCache.PinListener;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;

@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.store.s3;
 
-import io.ankusa.claimcheck.Ticker;
+import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ListPage;
 import io.ankusa.claimcheck.store.StoreException;

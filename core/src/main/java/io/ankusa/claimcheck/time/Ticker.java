@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.time;
 
 /**
  * A source of monotonic time in nanoseconds; implementations are thread-safe.
