@@ -27,9 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The cache-hit redeem path against a bare Caffeine {@code getIfPresent} on an identically built
  * cache holding the same keys: what the reader adds to a hit (target: at most 2x, under 1 µs).
  *
- * <p>{@code readerFetchHit} is {@code fetch(..).join()} on a private reader; {@code
- * sharedHandleFetchHit} goes through a {@link ClaimReaders#acquire} handle, as deserializers do;
- * {@code gatedRequestHit} adds {@code admit()}/{@code release()} around it with a bounded gate.
+ * <p>{@code readerFetchHit} is {@code fetch(..).join()} on a reader (deserializers share one per
+ * store configuration through the engine's runtime); {@code gatedRequestHit} adds {@code
+ * admit()}/{@code release()} around it with a bounded gate.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -45,7 +45,6 @@ public class CacheHitBenchmark {
   private final FetchKey[] keys = new FetchKey[KEYS];
   private Cache<FetchKey, byte[]> bare;
   private ClaimReader reader;
-  private ClaimReader shared;
   private ClaimReader gated;
   private long deadline;
   private final Supplier<CompletableFuture<byte[]>> neverCalled =
@@ -68,7 +67,6 @@ public class CacheHitBenchmark {
     ReaderSettings settings = ReaderSettings.builder(1).cacheMaxBytes(MAX_BYTES)
         .telemetry(ClaimCheckTelemetry.noop()).build();
     reader = ClaimReaders.create(settings);
-    shared = ClaimReaders.acquire(settings);
     gated = ClaimReaders.create(settings.toBuilder().maxConcurrentReads(1024).build());
     deadline = Ticker.system().read() + TimeUnit.HOURS.toNanos(1);
     for (int i = 0; i < KEYS; i++) {
@@ -77,7 +75,6 @@ public class CacheHitBenchmark {
       bare.put(keys[i], value);
       CompletableFuture<byte[]> answer = CompletableFuture.completedFuture(value);
       reader.fetch(keys[i], 0, () -> answer, deadline).join();
-      shared.fetch(keys[i], 0, () -> answer, deadline).join();
       gated.fetch(keys[i], 0, () -> answer, deadline).join();
     }
   }
@@ -85,7 +82,6 @@ public class CacheHitBenchmark {
   @TearDown
   public void tearDown() {
     reader.close();
-    shared.close();
     gated.close();
   }
 
@@ -97,11 +93,6 @@ public class CacheHitBenchmark {
   @Benchmark
   public byte[] readerFetchHit(Cursor c) {
     return reader.fetch(c.next(keys), 0, neverCalled, deadline).join();
-  }
-
-  @Benchmark
-  public byte[] sharedHandleFetchHit(Cursor c) {
-    return shared.fetch(c.next(keys), 0, neverCalled, deadline).join();
   }
 
   @Benchmark

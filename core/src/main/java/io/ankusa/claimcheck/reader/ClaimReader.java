@@ -85,8 +85,7 @@ public interface ClaimReader extends AutoCloseable {
 
   /**
    * Stops the reader: waiting callers fail with {@link ReadException.Reason#CLOSED}, later
-   * fetches too, running store requests finish unobserved; idempotent. For a shared reader (see
-   * {@link ClaimReaders#acquire}) this closes the handle, and the last handle stops the reader.
+   * fetches too, running store requests finish unobserved; idempotent.
    */
   @Override
   void close();

@@ -8,8 +8,8 @@ import java.util.Objects;
 /**
  * What a {@link ClaimReader} is built from; immutable and validated when built, so an invalid
  * value fails with an {@link IllegalArgumentException} naming the field, before any reader exists.
- * Equal settings share one reader (see {@link ClaimReaders#acquire}), so equality covers every
- * field; the ticker, telemetry and scheduler compare with their own {@code equals}.
+ * Equality covers every field (the ticker, telemetry and scheduler compare with their own {@code
+ * equals}), so equal configurations can share one reader.
  *
  * @param numStores how many stores reads are charged to (store indexes 0 .. numStores-1), >= 1
  * @param maxInflight the ceiling (and start) of each store's adaptive limit, >= 1 (default 64)

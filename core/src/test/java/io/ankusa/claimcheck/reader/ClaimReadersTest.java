@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** The reference counting of shared readers. */
+/** Readers made by {@link ClaimReaders#create} are independent and stop when closed. */
 class ClaimReadersTest {
 
   private final FakeTicker ticker = new FakeTicker();
@@ -19,60 +19,26 @@ class ClaimReadersTest {
   }
 
   @Test
-  void equalSettingsShareOneReaderUntilTheLastHandleCloses() {
-    ReaderSettings s = settings(4);
-    ClaimReader a = ClaimReaders.acquire(s);
-    ClaimReader b = ClaimReaders.acquire(s.toBuilder().build());
-    assertThat(ClaimReaders.sharedRefs(s)).isEqualTo(2);
-    FetchKey key = FetchKey.bytes("t", "ab", 0);
-    a.fetch(key, 0, () -> CompletableFuture.completedFuture(new byte[] {1}), ticker.in(
-        Duration.ofSeconds(1)));
-    assertThat(b.fetch(key, 0, () -> CompletableFuture.failedFuture(new AssertionError()),
-        ticker.in(Duration.ofSeconds(1)))).as("b sees a's cache: same reader")
-        .isCompletedWithValueMatching(v -> v.length == 1 && v[0] == 1);
-
-    a.close();
-    a.close();
-    assertThat(ClaimReaders.sharedRefs(s)).as("closing a handle twice counts once").isEqualTo(1);
-    assertThat(b.stats()).containsKey(0);
-    assertThat(b.fetch(key, 0, () -> CompletableFuture.failedFuture(new AssertionError()),
-        ticker.in(Duration.ofSeconds(1)))).isCompletedWithValueMatching(v -> v[0] == 1);
-    assertThat(a.fetch(key, 0, () -> CompletableFuture.failedFuture(new AssertionError()),
-        ticker.in(Duration.ofSeconds(1)))).as("a closed handle answers nothing")
-        .isCompletedExceptionally();
-
-    b.close();
-    assertThat(ClaimReaders.sharedRefs(s)).isZero();
-    int timers = scheduler.pending();
-    assertThat(timers).as("the stopped reader's tick is cancelled").isZero();
-
-    ClaimReader c = ClaimReaders.acquire(s);
-    assertThat(c.fetch(key, 0, () -> CompletableFuture.completedFuture(new byte[] {2}),
-        ticker.in(Duration.ofSeconds(1)))).as("a fresh reader, with an empty cache")
-        .isCompletedWithValueMatching(v -> v[0] == 2);
-    c.close();
-  }
-
-  @Test
-  void differentSettingsGetDifferentReaders() {
-    ClaimReader a = ClaimReaders.acquire(settings(4));
-    ClaimReader b = ClaimReaders.acquire(settings(5));
-    try {
-      assertThat(a.stats().get(0).limit()).isEqualTo(4);
-      assertThat(b.stats().get(0).limit()).isEqualTo(5);
-      assertThat(ClaimReaders.sharedRefs(settings(4))).isEqualTo(1);
-    } finally {
-      a.close();
-      b.close();
-    }
-  }
-
-  @Test
-  void aPrivateReaderIsNotShared() {
+  void eachCreatedReaderIsItsOwn() {
     ReaderSettings s = settings(6);
-    try (ClaimReader r = ClaimReaders.create(s)) {
-      assertThat(r.stats().get(0).limit()).isEqualTo(6);
-      assertThat(ClaimReaders.sharedRefs(s)).isZero();
+    FetchKey key = FetchKey.bytes("t", "ab", 0);
+    try (ClaimReader a = ClaimReaders.create(s); ClaimReader b = ClaimReaders.create(s)) {
+      assertThat(a.stats().get(0).limit()).isEqualTo(6);
+      a.fetch(key, 0, () -> CompletableFuture.completedFuture(new byte[] {1}),
+          ticker.in(Duration.ofSeconds(1)));
+      assertThat(b.fetch(key, 0, () -> CompletableFuture.completedFuture(new byte[] {2}),
+          ticker.in(Duration.ofSeconds(1)))).as("b does not see a's cache")
+          .isCompletedWithValueMatching(v -> v[0] == 2);
     }
+  }
+
+  @Test
+  void closingAReaderCancelsItsTimersAndAnswersNothingMore() {
+    ClaimReader r = ClaimReaders.create(settings(4));
+    r.close();
+    assertThat(scheduler.pending()).as("the stopped reader's tick is cancelled").isZero();
+    assertThat(r.fetch(FetchKey.bytes("t", "ab", 0), 0,
+        () -> CompletableFuture.completedFuture(new byte[] {1}), ticker.in(Duration.ofSeconds(1))))
+        .isCompletedExceptionally();
   }
 }
