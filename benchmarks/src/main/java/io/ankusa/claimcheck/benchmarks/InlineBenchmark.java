@@ -7,7 +7,6 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -46,7 +45,7 @@ public class InlineBenchmark {
   private final ByteArrayDeserializer plainDeserializer = new ByteArrayDeserializer();
   private final ClaimCheckSerializer<byte[]> serializer = new ClaimCheckSerializer<>();
   private final ClaimCheckDeserializer<byte[]> deserializer = new ClaimCheckDeserializer<>();
-  private final Headers received = new RecordHeaders();
+  private final Headers received = NewHeaders.create();
 
   @Setup
   public void setUp() {
@@ -64,12 +63,12 @@ public class InlineBenchmark {
 
   @Benchmark
   public byte[] plainSerialize() {
-    return plainSerializer.serialize("t", new RecordHeaders(), value);
+    return plainSerializer.serialize("t", NewHeaders.create(), value);
   }
 
   @Benchmark
   public byte[] oursSerialize() {
-    return serializer.serialize("t", new RecordHeaders(), value);
+    return serializer.serialize("t", NewHeaders.create(), value);
   }
 
   @Benchmark

@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -239,7 +239,7 @@ public final class S3ParityHarness {
     List<byte[]> r = new ArrayList<>(pool);
     List<String> k = new ArrayList<>(pool);
     for (int i = 0; i < pool; i++) {
-      RecordHeaders headers = new RecordHeaders();
+      Headers headers = NewHeaders.create();
       byte[] ref = ss[0].serialize("parity", headers, value);
       ClaimRef cr = RefCodec.decode(ref);
       r.add(ref);
@@ -247,7 +247,7 @@ public final class S3ParityHarness {
     }
     refs.put(size, r);
     keys.put(size, k);
-    RecordHeaders marked = new RecordHeaders();
+    Headers marked = NewHeaders.create();
     ClaimCheckHeaders.mark(marked, false);
     if (!Arrays.equals(value, ds[0].deserialize("parity", marked, r.get(0)))) {
       throw new AssertionError("our redeem returned other bytes");
@@ -278,7 +278,7 @@ public final class S3ParityHarness {
           AsyncResponseTransformer.toBytes()).join().asByteArrayUnsafe(), size)));
       Deserializer<byte[]>[] ds = deserializers.get(size);
       cells.add(new Cell("ours-deser", (t, n) -> {
-        RecordHeaders h = new RecordHeaders();
+        Headers h = NewHeaders.create();
         ClaimCheckHeaders.mark(h, false);
         byte[] got = ds[t].deserialize("parity", h, rr.get(index(t, n, pool)));
         if (got.length != size) {
@@ -297,7 +297,7 @@ public final class S3ParityHarness {
           AsyncRequestBody.fromBytes(value)).join()));
       Serializer<byte[]>[] ss = serializers.get(size);
       cells.add(new Cell("ours-ser", (t, n) -> {
-        byte[] ref = ss[t].serialize("parity", new RecordHeaders(), value);
+        byte[] ref = ss[t].serialize("parity", NewHeaders.create(), value);
         ClaimRef cr = RefCodec.decode(ref);
         oursPut.add(PREFIX + cr.tenant().value() + "/" + cr.packId().hex());
       }));
