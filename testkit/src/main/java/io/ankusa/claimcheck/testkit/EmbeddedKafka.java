@@ -89,8 +89,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     KafkaRaftServer server = null;
     Admin admin = null;
     try {
-      int port = FreePorts.next();
-      int controllerPort = FreePorts.next();
+      int[] ports = FreePorts.distinct(2); // two next() calls can return one port twice
+      int port = ports[0];
+      int controllerPort = ports[1];
       Properties props = brokerProperties(dir, port, controllerPort);
       format(dir, props);
       server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);

@@ -21,4 +21,35 @@ final class FreePorts {
       throw new UncheckedIOException("cannot find a free local port", e);
     }
   }
+
+  /**
+   * Returns {@code n} different ports that were free a moment ago: all are held open together
+   * while they are chosen, so the system cannot hand out one port twice (calling {@link #next}
+   * twice can, once a released port is reused).
+   */
+  static int[] distinct(int n) {
+    ServerSocket[] sockets = new ServerSocket[n];
+    try {
+      int[] ports = new int[n];
+      for (int i = 0; i < n; i++) {
+        sockets[i] = new ServerSocket();
+        sockets[i].setReuseAddress(true);
+        sockets[i].bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        ports[i] = sockets[i].getLocalPort();
+      }
+      return ports;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find " + n + " free local ports", e);
+    } finally {
+      for (ServerSocket s : sockets) {
+        if (s != null) {
+          try {
+            s.close();
+          } catch (IOException ignored) {
+            // a socket that will not close still released nothing we need
+          }
+        }
+      }
+    }
+  }
 }
