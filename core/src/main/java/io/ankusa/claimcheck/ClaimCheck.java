@@ -1,8 +1,9 @@
 package io.ankusa.claimcheck;
 
+import io.ankusa.claimcheck.internal.BlockingRedeem;
+import io.ankusa.claimcheck.internal.Engine;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.reader.ClaimReader;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
  * implementations are thread-safe.
  *
  * <p>Every {@code ClaimCheck} opened with an equal store configuration in one process shares one
- * store set (so one set of breakers) and one {@link ClaimReader}; closing the last one closes
+ * store set (so one set of breakers) and one reader (one cache, one request gate); closing the last one closes
  * them. Failures are {@link ClaimCheckFailure}s.
  */
 public interface ClaimCheck extends AutoCloseable {
@@ -82,9 +83,6 @@ public interface ClaimCheck extends AutoCloseable {
 
   /** The clock deadlines are read on. */
   Ticker ticker();
-
-  /** The shared reader (its gate and stats). */
-  ClaimReader reader();
 
   /** The validated configuration. */
   ClaimCheckConfig config();

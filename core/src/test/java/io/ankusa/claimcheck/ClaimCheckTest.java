@@ -1,12 +1,13 @@
 package io.ankusa.claimcheck;
 
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
@@ -261,11 +262,11 @@ class ClaimCheckTest {
   @Test
   void equalConfigsShareOneReader() {
     try (ClaimCheck one = ClaimCheck.open(config()); ClaimCheck two = ClaimCheck.open(config())) {
-      assertThat(one.reader()).isSameAs(two.reader());
+      assertThat(ReaderAccess.of(one)).isSameAs(ReaderAccess.of(two));
       Map<String, Object> other = config();
       other.put("claimcheck.read.max.inflight", 3);
       try (ClaimCheck three = ClaimCheck.open(other)) {
-        assertThat(three.reader()).isNotSameAs(one.reader());
+        assertThat(ReaderAccess.of(three)).isNotSameAs(ReaderAccess.of(one));
       }
     }
   }

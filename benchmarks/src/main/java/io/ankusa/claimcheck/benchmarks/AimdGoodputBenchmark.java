@@ -1,13 +1,13 @@
 package io.ankusa.claimcheck.benchmarks;
 
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.reader.ClaimReader;
-import io.ankusa.claimcheck.reader.ClaimReaders;
-import io.ankusa.claimcheck.reader.FetchKey;
-import io.ankusa.claimcheck.reader.ReadException;
-import io.ankusa.claimcheck.reader.ReaderSettings;
+import io.ankusa.claimcheck.internal.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.reader.ClaimReaders;
+import io.ankusa.claimcheck.internal.reader.FetchKey;
+import io.ankusa.claimcheck.internal.reader.ReadException;
+import io.ankusa.claimcheck.internal.reader.ReaderSettings;
 import io.ankusa.claimcheck.store.StoreException;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;

@@ -1,11 +1,11 @@
 package io.ankusa.claimcheck.benchmarks;
 
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.reader.ClaimReader;
-import io.ankusa.claimcheck.reader.ClaimReaders;
-import io.ankusa.claimcheck.reader.FetchKey;
-import io.ankusa.claimcheck.reader.ReaderSettings;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.internal.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.reader.ClaimReaders;
+import io.ankusa.claimcheck.internal.reader.FetchKey;
+import io.ankusa.claimcheck.internal.reader.ReaderSettings;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -14,7 +14,7 @@ import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.ref.Tenant;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import java.time.Clock;

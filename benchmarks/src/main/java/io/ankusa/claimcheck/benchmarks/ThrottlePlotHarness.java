@@ -1,8 +1,9 @@
 package io.ankusa.claimcheck.benchmarks;
 
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.reader.StoreStats;
+import io.ankusa.claimcheck.internal.reader.StoreStats;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.Fault;
@@ -127,7 +128,7 @@ public final class ThrottlePlotHarness {
         long o = ok.sum();
         long f = failed.sum();
         long g = proxy.requestCount("GET");
-        StoreStats st = cc.reader().stats().get(0);
+        StoreStats st = ReaderAccess.of(cc).stats().get(0);
         samples.add(new Sample(t, st, o - lastOk, f - lastFailed, g - lastGets));
         lastOk = o;
         lastFailed = f;

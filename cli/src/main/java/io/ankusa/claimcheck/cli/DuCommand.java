@@ -1,9 +1,9 @@
 package io.ankusa.claimcheck.cli;
 
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.collect.LogScanner;
-import io.ankusa.claimcheck.collect.PackListing;
-import io.ankusa.claimcheck.collect.RefVisitor;
+import io.ankusa.claimcheck.internal.collect.LogScanner;
+import io.ankusa.claimcheck.internal.collect.PackListing;
+import io.ankusa.claimcheck.internal.collect.RefVisitor;
 import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.store.ClaimStore;

@@ -4,7 +4,6 @@ import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.collect.Collector;
 import io.ankusa.claimcheck.collect.GcOptions;
 import io.ankusa.claimcheck.collect.GcReport;
-import io.ankusa.claimcheck.collect.LogScanner.Snapshot;
 import io.ankusa.claimcheck.collect.Progress;
 import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.store.ClaimStore;
@@ -153,9 +152,8 @@ final class GcCommand implements Callable<Integer> {
   private static Progress progress(PrintWriter err) {
     return new Progress() {
       @Override
-      public void endOffsetsNoted(Snapshot s) {
-        err.println("end offsets noted: " + s.end().size() + " partitions, ~" + s.records()
-            + " records");
+      public void endOffsetsNoted(int partitions, long records) {
+        err.println("end offsets noted: " + partitions + " partitions, ~" + records + " records");
       }
 
       @Override

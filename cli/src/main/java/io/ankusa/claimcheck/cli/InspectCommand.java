@@ -1,13 +1,14 @@
 package io.ankusa.claimcheck.cli;
 
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.ref.Checksums;
+import io.ankusa.claimcheck.internal.ref.Checksums;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -94,7 +95,7 @@ final class InspectCommand implements Callable<Integer> {
 
   private int redeem(ClaimRef r, Map<String, Object> m) throws IOException, InterruptedException {
     CliConfig config = common.load();
-    KeyLayout layout = config.claimCheck().keyLayout();
+    KeyLayout layout = KeyLayout.parse(config.claimCheck().getString(ClaimCheckConfig.KEY_LAYOUT));
     List<String> misses = new ArrayList<>();
     List<ClaimStore> stores = config.openStores();
     try {

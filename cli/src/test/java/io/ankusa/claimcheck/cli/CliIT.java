@@ -8,7 +8,7 @@ import io.ankusa.claimcheck.config.StoreFactory;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.FaultProxy;

@@ -1,5 +1,7 @@
 package io.ankusa.claimcheck.collect;
 
+import io.ankusa.claimcheck.internal.collect.LogScanner;
+import io.ankusa.claimcheck.internal.collect.MarkAndSweep;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.store.ClaimStore;
 import java.time.Clock;

@@ -1,7 +1,5 @@
 package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.collect.LogScanner.Snapshot;
-
 /**
  * Hears a collector run's phases, for logs and progress output; implementations are called on the
  * run's thread and must not throw.
@@ -11,8 +9,11 @@ public interface Progress {
   /** Does nothing. */
   Progress NONE = new Progress() {};
 
-  /** T0 and the end offsets are noted; marking starts. */
-  default void endOffsetsNoted(Snapshot snapshot) {}
+  /**
+   * T0 and the end offsets are noted, over {@code partitions} partitions holding about {@code
+   * records} records; marking starts.
+   */
+  default void endOffsetsNoted(int partitions, long records) {}
 
   /** Marking is done: {@code records} read, {@code livePacks} named. */
   default void marked(long records, long livePacks) {}

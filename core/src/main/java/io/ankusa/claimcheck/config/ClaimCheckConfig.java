@@ -5,8 +5,8 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 
-import io.ankusa.claimcheck.placement.Placement;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.Placement;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -250,14 +250,6 @@ public final class ClaimCheckConfig extends AbstractConfig {
   /** The configured stores, in index order. */
   public List<StoreSpec> stores() {
     return stores;
-  }
-
-  public Placement placement() {
-    return Placement.parse(getString(PLACEMENT));
-  }
-
-  public KeyLayout keyLayout() {
-    return KeyLayout.parse(getString(KEY_LAYOUT));
   }
 
   public Duration cooldown() {

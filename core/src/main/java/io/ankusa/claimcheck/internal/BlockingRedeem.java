@@ -1,8 +1,10 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -19,16 +21,20 @@ import java.util.concurrent.TimeoutException;
  * answer to arrive. An interrupt restores the thread's flag. Every outcome but the bytes is a
  * {@link ClaimCheckFailure}, except an {@link Error}, which is rethrown as itself.
  */
-final class BlockingRedeem {
+public final class BlockingRedeem {
 
   /** How long past a redeem's deadline to wait for the reader's own deadline answer. */
   static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
   private BlockingRedeem() {}
 
-  static byte[] redeem(ClaimCheck cc, ClaimRef ref, long deadlineNanos) {
-    ClaimReader reader = cc.reader();
-    if (!reader.admit()) {
+  /**
+   * Redeems {@code ref} through {@code cc} on the calling thread; a claim check without a shared
+   * reader (not one this library opened) is waited on without the gate.
+   */
+  public static byte[] redeem(ClaimCheck cc, ClaimRef ref, long deadlineNanos) {
+    ClaimReader reader = ReaderAccess.of(cc);
+    if (reader != null && !reader.admit()) {
       throw new ClaimCheckFailure(Reason.UNAVAILABLE, Redeemer.claim(ref) + "overloaded: "
           + ClaimCheckConfig.MAX_CONCURRENT_READS
           + " redeems are already being served in this process", null);
@@ -51,7 +57,9 @@ final class BlockingRedeem {
             Redeemer.claim(ref) + "no answer by the redeem's deadline", e);
       }
     } finally {
-      reader.release();
+      if (reader != null) {
+        reader.release();
+      }
     }
   }
 

@@ -1,11 +1,11 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
 import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
-import io.ankusa.claimcheck.ref.CorruptPackException;
+import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,20 +1,22 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
-import io.ankusa.claimcheck.ref.CorruptPackException;
-import io.ankusa.claimcheck.ref.EncodedPack;
-import io.ankusa.claimcheck.ref.PackEntry;
-import io.ankusa.claimcheck.ref.PackEntryInput;
+import io.ankusa.claimcheck.internal.ref.CorruptPackException;
+import io.ankusa.claimcheck.internal.ref.EncodedPack;
+import io.ankusa.claimcheck.internal.ref.PackEntry;
+import io.ankusa.claimcheck.internal.ref.PackEntryInput;
 import io.ankusa.claimcheck.ref.PackId;
-import io.ankusa.claimcheck.ref.Packs;
+import io.ankusa.claimcheck.internal.ref.Packs;
 import io.ankusa.claimcheck.ref.Tenant;
 import io.ankusa.claimcheck.store.StoreException;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.CheckInOutcome;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.CheckInOutcome;
 import java.lang.ref.Cleaner;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -39,7 +41,7 @@ import java.util.concurrent.TimeoutException;
  * Kafka Streams, for one, never closes the default serdes it creates, and without this their
  * handles would keep the shared stores and reader open until the JVM exits.
  */
-final class Engine implements ClaimCheck {
+public final class Engine implements ClaimCheck, ReaderAccess {
 
   private static final int MAX_COLLISIONS = 8;
   private static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -70,7 +72,7 @@ final class Engine implements ClaimCheck {
     this.release = Runtimes.CLEANER.register(this, new Release(rt));
   }
 
-  static Engine open(ClaimCheckConfig config, Object meterRegistry, Ticker ticker) {
+  public static Engine open(ClaimCheckConfig config, Object meterRegistry, Ticker ticker) {
     return new Engine(config, Runtimes.acquire(Runtimes.key(config, meterRegistry, ticker)), ticker);
   }
 

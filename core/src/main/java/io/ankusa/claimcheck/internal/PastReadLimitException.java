@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
 /**
  * A claim whose ref does not record its uncompressed length (a version-1 ref) inflated past this

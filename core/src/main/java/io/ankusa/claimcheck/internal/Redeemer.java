@@ -1,13 +1,14 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
+import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
-import io.ankusa.claimcheck.placement.ClaimStores;
-import io.ankusa.claimcheck.reader.FetchKey;
-import io.ankusa.claimcheck.reader.ReadException;
+import io.ankusa.claimcheck.internal.placement.ClaimStores;
+import io.ankusa.claimcheck.internal.reader.FetchKey;
+import io.ankusa.claimcheck.internal.reader.ReadException;
 import io.ankusa.claimcheck.ref.ClaimRef;
-import io.ankusa.claimcheck.ref.CorruptPackException;
-import io.ankusa.claimcheck.ref.Packs;
+import io.ankusa.claimcheck.internal.ref.CorruptPackException;
+import io.ankusa.claimcheck.internal.ref.Packs;
 import io.ankusa.claimcheck.store.StoreException;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;

@@ -1,18 +1,18 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.breaker.BreakerListener;
+import io.ankusa.claimcheck.internal.breaker.BreakerListener;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.config.StoreFactory;
 import io.ankusa.claimcheck.config.StoreSpec;
-import io.ankusa.claimcheck.placement.ClaimStores;
-import io.ankusa.claimcheck.placement.Placement;
-import io.ankusa.claimcheck.reader.ClaimReader;
-import io.ankusa.claimcheck.reader.ClaimReaders;
-import io.ankusa.claimcheck.reader.ReaderSettings;
-import io.ankusa.claimcheck.store.KeyLayout;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
-import io.ankusa.claimcheck.telemetry.Telemetries;
+import io.ankusa.claimcheck.internal.placement.ClaimStores;
+import io.ankusa.claimcheck.internal.placement.Placement;
+import io.ankusa.claimcheck.internal.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.reader.ClaimReaders;
+import io.ankusa.claimcheck.internal.reader.ReaderSettings;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.internal.telemetry.Telemetries;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -61,7 +61,8 @@ final class Runtimes {
   }
 
   static Key key(ClaimCheckConfig c, Object meterRegistry, Ticker ticker) {
-    return new Key(c.stores(), c.placement(), c.keyLayout(), c.cooldown(),
+    return new Key(c.stores(), Placement.parse(c.getString(ClaimCheckConfig.PLACEMENT)),
+        KeyLayout.parse(c.getString(ClaimCheckConfig.KEY_LAYOUT)), c.cooldown(),
         c.getInt(ClaimCheckConfig.READ_MAX_INFLIGHT), c.getInt(ClaimCheckConfig.READ_QUEUE_MAX),
         c.getInt(ClaimCheckConfig.MAX_CONCURRENT_READS), c.getLong(ClaimCheckConfig.CACHE_MAX_BYTES),
         meterRegistry, ticker);

@@ -1,6 +1,6 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
-import io.ankusa.claimcheck.ref.CorruptPackException;
+import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

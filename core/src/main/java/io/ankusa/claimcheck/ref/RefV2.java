@@ -1,5 +1,8 @@
 package io.ankusa.claimcheck.ref;
 
+import io.ankusa.claimcheck.internal.ref.Bytes;
+
+
 /**
  * The version-2 ref body; stateless and thread-safe. Frozen like {@link RefV1}: the version-1
  * body followed by the claim's uncompressed length, so a reader knows what a claim inflates to

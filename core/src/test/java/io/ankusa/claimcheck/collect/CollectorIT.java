@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.collect;
 
+import io.ankusa.claimcheck.internal.collect.LogScanner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
@@ -10,7 +11,7 @@ import io.ankusa.claimcheck.config.StoreSpec;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
@@ -197,7 +198,7 @@ class CollectorIT {
         .withGrace(GcOptions.MIN_GRACE, false).withDelete(true);
     GcReport report = collector.run(options, new Progress() {
       @Override
-      public void endOffsetsNoted(LogScanner.Snapshot snapshot) {
+      public void endOffsetsNoted(int partitions, long records) {
         send(topic, null, RefCodec.encode(racing), null, false);
       }
     });

@@ -3,8 +3,8 @@ package io.ankusa.claimcheck.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.claimcheck.placement.Placement;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.Placement;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -42,8 +42,8 @@ class ClaimCheckConfigTest {
     m.put("claimcheck.key.layout", "sharded");
     ClaimCheckConfig c = new ClaimCheckConfig(m);
 
-    assertThat(c.placement()).isEqualTo(Placement.HASH);
-    assertThat(c.keyLayout()).isEqualTo(KeyLayout.SHARDED);
+    assertThat(Placement.parse(c.getString(ClaimCheckConfig.PLACEMENT))).isEqualTo(Placement.HASH);
+    assertThat(KeyLayout.parse(c.getString(ClaimCheckConfig.KEY_LAYOUT))).isEqualTo(KeyLayout.SHARDED);
     List<StoreSpec> s = c.stores();
     assertThat(s).hasSize(4);
     StoreSpec.S3 a = (StoreSpec.S3) s.get(0);

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,7 +7,7 @@ import com.github.luben.zstd.ZstdInputStream;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
-import io.ankusa.claimcheck.ref.CorruptPackException;
+import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,10 +1,10 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
-import io.ankusa.claimcheck.ref.CorruptPackException;
+import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import java.util.Arrays;
 import java.util.Random;
 import net.jqwik.api.Arbitraries;

@@ -1,18 +1,20 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.ClaimCheckFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
-import io.ankusa.claimcheck.ref.EncodedPack;
-import io.ankusa.claimcheck.ref.PackEntry;
-import io.ankusa.claimcheck.ref.PackEntryInput;
+import io.ankusa.claimcheck.internal.ref.EncodedPack;
+import io.ankusa.claimcheck.internal.ref.PackEntry;
+import io.ankusa.claimcheck.internal.ref.PackEntryInput;
 import io.ankusa.claimcheck.ref.PackId;
-import io.ankusa.claimcheck.ref.Packs;
+import io.ankusa.claimcheck.internal.ref.Packs;
 import io.ankusa.claimcheck.ref.Tenant;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
 import io.ankusa.claimcheck.ref.Codec;
 import java.io.ByteArrayOutputStream;

@@ -1,5 +1,6 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
+import io.ankusa.claimcheck.ClaimCheckFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

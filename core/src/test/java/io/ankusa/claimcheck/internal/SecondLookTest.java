@@ -1,22 +1,24 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
+import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.FakeTicker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.placement.ClaimStores;
-import io.ankusa.claimcheck.reader.ClaimReader;
-import io.ankusa.claimcheck.reader.ClaimReaders;
-import io.ankusa.claimcheck.reader.ReaderSettings;
+import io.ankusa.claimcheck.internal.placement.ClaimStores;
+import io.ankusa.claimcheck.internal.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.reader.ClaimReaders;
+import io.ankusa.claimcheck.internal.reader.ReaderSettings;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.ref.Tenant;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;

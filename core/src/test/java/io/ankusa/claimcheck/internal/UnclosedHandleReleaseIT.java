@@ -1,5 +1,6 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
+import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.time.Ticker;
 import static org.assertj.core.api.Assertions.assertThat;
 

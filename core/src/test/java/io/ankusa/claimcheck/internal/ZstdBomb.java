@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck;
+package io.ankusa.claimcheck.internal;
 
 import java.io.ByteArrayOutputStream;
 

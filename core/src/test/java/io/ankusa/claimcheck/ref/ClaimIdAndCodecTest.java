@@ -1,5 +1,8 @@
 package io.ankusa.claimcheck.ref;
 
+import io.ankusa.claimcheck.internal.ref.Checksums;
+import io.ankusa.claimcheck.internal.ref.PackEntry;
+import io.ankusa.claimcheck.internal.ref.PackEntryInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 

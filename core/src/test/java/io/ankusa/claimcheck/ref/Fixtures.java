@@ -3,13 +3,13 @@ package io.ankusa.claimcheck.ref;
 import java.util.Random;
 
 /** Random valid values for round-trip tests; seeded, so failures reproduce. */
-final class Fixtures {
+public final class Fixtures {
 
   private static final String TENANT_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789._-";
 
   private Fixtures() {}
 
-  static Tenant tenant(Random random) {
+  public static Tenant tenant(Random random) {
     int length = random.nextInt(4) == 0 ? Tenant.MAX_LENGTH : 1 + random.nextInt(Tenant.MAX_LENGTH);
     while (true) {
       StringBuilder sb = new StringBuilder(length);
@@ -23,7 +23,7 @@ final class Fixtures {
     }
   }
 
-  static ClaimRef ref(Random random) {
+  public static ClaimRef ref(Random random) {
     int index = switch (random.nextInt(4)) {
       case 0 -> 0;
       case 1 -> ClaimId.MAX_INDEX;

@@ -1,14 +1,15 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.RefFields;
+import io.ankusa.claimcheck.internal.RefFields;
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.cache.ClaimCache.Pin;
-import io.ankusa.claimcheck.cache.ClaimCache.PinListener;
+import io.ankusa.claimcheck.internal.cache.ClaimCache.Pin;
+import io.ankusa.claimcheck.internal.cache.ClaimCache.PinListener;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.reader.ClaimReader;
-import io.ankusa.claimcheck.reader.FetchKey;
+import io.ankusa.claimcheck.internal.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.reader.FetchKey;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
 import java.util.ArrayDeque;
@@ -73,7 +74,10 @@ final class Prefetcher {
 
   Prefetcher(ClaimCheck claimCheck) {
     this.claimCheck = Objects.requireNonNull(claimCheck, "claimCheck");
-    this.reader = claimCheck.reader();
+    this.reader = ReaderAccess.of(claimCheck);
+    if (reader == null) {
+      throw new IllegalArgumentException("prefetching needs a claim check opened by ClaimCheck.open");
+    }
     this.ticker = claimCheck.ticker();
     ClaimCheckConfig config = claimCheck.config();
     this.keys = config.getBoolean(ClaimCheckConfig.KEYS_ENABLED);

@@ -15,7 +15,7 @@ import java.util.TreeSet;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import io.ankusa.claimcheck.ref.PackId;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;

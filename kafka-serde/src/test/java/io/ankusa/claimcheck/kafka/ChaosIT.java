@@ -1,10 +1,11 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.cache.ClaimCache;
-import io.ankusa.claimcheck.reader.StoreStats;
+import io.ankusa.claimcheck.internal.cache.ClaimCache;
+import io.ankusa.claimcheck.internal.reader.StoreStats;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.FaultProxy;
@@ -91,7 +92,7 @@ class ChaosIT {
       List<ChaosFaults.Store> stores = List.of(
           new ChaosFaults.Store("A", bucketA, proxyA), new ChaosFaults.Store("B", bucketB, proxyB));
       try (ClaimCheck probe = ClaimCheck.open(cc)) { // shares the clients' reader
-        ClaimCache<?> cache = ChaosRecorders.cacheOf(probe.reader());
+        ClaimCache<?> cache = ChaosRecorders.cacheOf(ReaderAccess.of(probe));
         streams = streams(kafka, cc, ledger);
         streams.start();
         long start = System.nanoTime();
@@ -142,8 +143,8 @@ class ChaosIT {
         long settleUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         do {
           Thread.sleep(200);
-          admitted = probe.reader().admitted();
-          stats = probe.reader().stats();
+          admitted = ReaderAccess.of(probe).admitted();
+          stats = ReaderAccess.of(probe).stats();
         } while (System.nanoTime() < settleUntil && !(admitted == 0 && idle(stats)));
         ledger.maxCacheBytes.accumulateAndGet(cache.weightedSize(), Math::max);
 

@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.cache.ClaimCache;
-import io.ankusa.claimcheck.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.cache.ClaimCache;
+import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.ref.RefCodec;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,7 +10,7 @@ import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
@@ -299,14 +300,14 @@ class ClaimCheckSerdeTest {
     java.util.concurrent.CountDownLatch admitted = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
     Thread other = new Thread(() -> {
-      holder.reader().admit(); // a redeem in progress on another thread holds the one permit
+      ReaderAccess.of(holder).admit(); // a redeem in progress on another thread holds the one permit
       admitted.countDown();
       try {
         done.await();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      holder.reader().release();
+      ReaderAccess.of(holder).release();
     });
     other.start();
     admitted.await();
@@ -320,7 +321,7 @@ class ClaimCheckSerdeTest {
       other.join();
     }
     assertThat(d.deserialize(TOPIC, null, ref)).isEqualTo(random(1000, 12));
-    assertThat(holder.reader().admitted()).isZero();
+    assertThat(ReaderAccess.of(holder).admitted()).isZero();
   }
 
   @Test

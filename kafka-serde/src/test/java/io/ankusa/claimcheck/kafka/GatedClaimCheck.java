@@ -1,10 +1,11 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A real claim check (in-memory store) whose check-ins each wait for the test to open the gate of
  * their value's first byte, so a test decides the order uploads finish in; thread-safe.
  */
-final class GatedClaimCheck implements ClaimCheck {
+final class GatedClaimCheck implements ClaimCheck, ReaderAccess {
 
   private final ClaimCheck real;
   private final Map<Byte, CountDownLatch> gates = new ConcurrentHashMap<>();
@@ -104,7 +105,7 @@ final class GatedClaimCheck implements ClaimCheck {
 
   @Override
   public ClaimReader reader() {
-    return real.reader();
+    return ReaderAccess.of(real);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -117,7 +118,7 @@ class PrefetchWindowTest {
       }
       assertThat(store.count(Op.GET)).isEqualTo(refs.size());
       assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(500, 500, 0, 0, 0, 0));
-      assertThat(deserializer.reader().pinnedBytes()).isZero();
+      assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isZero();
     }
   }
 
@@ -156,13 +157,13 @@ class PrefetchWindowTest {
         PrefetchingConsumer consumer = new PrefetchingConsumer(mock, deserializer)) {
       consumer.poll(Duration.ZERO);
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
-      assertThat(deserializer.reader().pinnedBytes()).isEqualTo(3_000);
+      assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isEqualTo(3_000);
       now.addAndGet(TimeUnit.MILLISECONDS.toNanos(999));
       consumer.poll(Duration.ZERO);
-      assertThat(deserializer.reader().pinnedBytes()).isEqualTo(3_000); // not yet
+      assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isEqualTo(3_000); // not yet
       now.addAndGet(TimeUnit.MILLISECONDS.toNanos(1));
       consumer.poll(Duration.ZERO); // nothing polled: the poll still settles what is due
-      assertThat(deserializer.reader().pinnedBytes()).isZero();
+      assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isZero();
       assertThat(store.count(Op.GET)).isEqualTo(3);
       assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(3, 3, 0, 2, 0, 3));
     }
@@ -236,9 +237,9 @@ class PrefetchWindowTest {
       PrefetchingConsumer consumer = new PrefetchingConsumer(mock, deserializer);
       consumer.poll(Duration.ZERO);
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
-      assertThat(deserializer.reader().pinnedBytes()).isEqualTo(2_000);
+      assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isEqualTo(2_000);
       consumer.close();
-      assertThat(deserializer.reader().pinnedBytes()).isZero();
+      assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isZero();
       assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(2, 2, 0, 2, 0, 2));
     }
   }

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -270,10 +271,10 @@ class PrefetchingConsumerTest {
         assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
         // each read frees a pin and starts the next: two ahead, never more, never twice
         assertThat(store.count(Op.GET)).isEqualTo(Math.min(6, i + 3));
-        assertThat(deserializer.reader().pinnedBytes()).isLessThanOrEqualTo(2500);
+        assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isLessThanOrEqualTo(2500);
       }
       assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(6, 6, 0, 0, 0, 0));
-      assertThat(deserializer.reader().pinnedBytes()).isZero();
+      assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isZero();
     }
   }
 

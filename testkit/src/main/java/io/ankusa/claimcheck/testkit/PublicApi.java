@@ -68,8 +68,9 @@ public final class PublicApi {
 
   /**
    * Compares {@code actual} with the lines of {@code baseline}; with {@code -Dapi.write=true} it
-   * rewrites the file first. Returns the differences ({@code + added}, {@code - removed}), empty
-   * when they match.
+   * rewrites the file first. Returns the differences ({@code + added}, {@code - removed}) and every
+   * API line that names a type in an {@code internal} package ({@code !}: such a type would become
+   * API through the back door); empty when all is well.
    */
   public static List<String> check(List<String> actual, Path baseline) {
     try {
@@ -89,6 +90,11 @@ public final class PublicApi {
       for (String l : was) {
         if (!is.contains(l)) {
           diff.add("- " + l);
+        }
+      }
+      for (String l : is) {
+        if (l.contains(".internal.")) {
+          diff.add("! an API signature names a type that is not API: " + l);
         }
       }
       return diff;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.breaker;
+package io.ankusa.claimcheck.internal.breaker;
 
 /**
  * One store's breaker: whether later writes skip the store and later reads search it last;

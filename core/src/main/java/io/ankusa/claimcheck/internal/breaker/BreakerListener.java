@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.breaker;
+package io.ankusa.claimcheck.internal.breaker;
 
 /**
  * Told of every open and close of a store's breaker, after the state changed; implementations

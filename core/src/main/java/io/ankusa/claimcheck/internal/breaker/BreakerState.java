@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.breaker;
+package io.ankusa.claimcheck.internal.breaker;
 
 /**
  * A breaker's state: a small immutable value, swapped whole; thread-safe.

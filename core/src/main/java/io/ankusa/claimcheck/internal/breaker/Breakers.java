@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.breaker;
+package io.ankusa.claimcheck.internal.breaker;
 
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.cache;
+package io.ankusa.claimcheck.internal.cache;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.cache;
+package io.ankusa.claimcheck.internal.cache;
 
 /**
  * A bounded map from what was read to the bytes read, evicting by total byte size, that can pin

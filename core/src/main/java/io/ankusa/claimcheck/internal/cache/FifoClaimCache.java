@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.cache;
+package io.ankusa.claimcheck.internal.cache;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.cache;
+package io.ankusa.claimcheck.internal.cache;
 
 /** The cache that keeps nothing ({@code cacheMaxBytes = 0}); stateless and thread-safe. */
 final class NoCache<K> implements ClaimCache<K> {

@@ -1,9 +1,14 @@
-package io.ankusa.claimcheck.collect;
+package io.ankusa.claimcheck.internal.collect;
 
+import io.ankusa.claimcheck.collect.StoredPack;
+import io.ankusa.claimcheck.collect.Collector;
+import io.ankusa.claimcheck.collect.GcOptions;
+import io.ankusa.claimcheck.collect.GcReport;
+import io.ankusa.claimcheck.collect.Progress;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.collect.GcReport.Status;
-import io.ankusa.claimcheck.collect.LogScanner.ScanResult;
-import io.ankusa.claimcheck.collect.LogScanner.Snapshot;
+import io.ankusa.claimcheck.internal.collect.LogScanner.ScanResult;
+import io.ankusa.claimcheck.internal.collect.LogScanner.Snapshot;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import io.ankusa.claimcheck.store.ClaimStore;
@@ -26,7 +31,7 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Invariant: the sweep starts only after every abort condition was checked, and nothing before
  * it deletes; every abort returns a report with nothing deleted.
  */
-final class MarkAndSweep implements Collector {
+public final class MarkAndSweep implements Collector {
 
   private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(60);
 
@@ -35,7 +40,7 @@ final class MarkAndSweep implements Collector {
   private final Clock clock;
   private final Ticker ticker;
 
-  MarkAndSweep(LogScanner scanner, List<ClaimStore> stores, Clock clock, Ticker ticker) {
+  public MarkAndSweep(LogScanner scanner, List<ClaimStore> stores, Clock clock, Ticker ticker) {
     this.scanner = scanner;
     this.stores = List.copyOf(stores);
     this.clock = clock;
@@ -58,7 +63,7 @@ final class MarkAndSweep implements Collector {
       return run.abort("no topic matches " + o.topics().pattern()
           + ": refusing to treat every pack as unreferenced");
     }
-    progress.endOffsetsNoted(snapshot);
+    progress.endOffsetsNoted(snapshot.end().size(), snapshot.records());
 
     Set<Long> marked = ConcurrentHashMap.newKeySet();
     LongAdder refs = new LongAdder();

@@ -1,5 +1,6 @@
-package io.ankusa.claimcheck.collect;
+package io.ankusa.claimcheck.internal.collect;
 
+import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ListPage;

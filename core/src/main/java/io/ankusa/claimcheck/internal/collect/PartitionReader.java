@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.collect;
+package io.ankusa.claimcheck.internal.collect;
 
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.collect;
+package io.ankusa.claimcheck.internal.collect;
 
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;

@@ -1,5 +1,8 @@
-package io.ankusa.claimcheck.collect;
+package io.ankusa.claimcheck.internal.collect;
 
+import io.ankusa.claimcheck.collect.StoredPack;
+import io.ankusa.claimcheck.collect.GcOptions;
+import io.ankusa.claimcheck.collect.Progress;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
 import java.util.ArrayList;

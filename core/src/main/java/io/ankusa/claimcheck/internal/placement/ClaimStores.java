@@ -1,13 +1,13 @@
-package io.ankusa.claimcheck.placement;
+package io.ankusa.claimcheck.internal.placement;
 
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.breaker.Breaker;
-import io.ankusa.claimcheck.breaker.BreakerListener;
-import io.ankusa.claimcheck.breaker.Breakers;
-import io.ankusa.claimcheck.reader.Backoff;
-import io.ankusa.claimcheck.reader.ReaderScheduler;
+import io.ankusa.claimcheck.internal.breaker.Breaker;
+import io.ankusa.claimcheck.internal.breaker.BreakerListener;
+import io.ankusa.claimcheck.internal.breaker.Breakers;
+import io.ankusa.claimcheck.internal.reader.Backoff;
+import io.ankusa.claimcheck.internal.reader.ReaderScheduler;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.placement;
+package io.ankusa.claimcheck.internal.placement;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;

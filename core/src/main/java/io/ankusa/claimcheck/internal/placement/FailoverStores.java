@@ -1,10 +1,10 @@
-package io.ankusa.claimcheck.placement;
+package io.ankusa.claimcheck.internal.placement;
 
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.breaker.Breaker;
-import io.ankusa.claimcheck.reader.Backoff;
-import io.ankusa.claimcheck.reader.ReaderScheduler;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.breaker.Breaker;
+import io.ankusa.claimcheck.internal.reader.Backoff;
+import io.ankusa.claimcheck.internal.reader.ReaderScheduler;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.store;
+package io.ankusa.claimcheck.internal.placement;
 
 import java.util.Locale;
 

@@ -1,7 +1,7 @@
-package io.ankusa.claimcheck.placement;
+package io.ankusa.claimcheck.internal.placement;
 
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
-package io.ankusa.claimcheck.placement;
+package io.ankusa.claimcheck.internal.placement;
 
-import io.ankusa.claimcheck.breaker.Breaker;
+import io.ankusa.claimcheck.internal.breaker.Breaker;
 import io.ankusa.claimcheck.store.ClaimStore;
 import java.time.Duration;
 

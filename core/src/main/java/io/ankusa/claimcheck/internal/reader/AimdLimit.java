@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 /**
  * Additive-increase, multiplicative-decrease {@link Limit}; not thread-safe (see {@link Limit}).

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

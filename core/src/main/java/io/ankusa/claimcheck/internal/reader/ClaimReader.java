@@ -1,6 +1,6 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
-import io.ankusa.claimcheck.cache.ClaimCache;
+import io.ankusa.claimcheck.internal.cache.ClaimCache;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;

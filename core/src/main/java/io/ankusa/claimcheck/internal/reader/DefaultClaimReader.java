@@ -1,10 +1,10 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.cache.ClaimCache;
+import io.ankusa.claimcheck.internal.cache.ClaimCache;
 import io.ankusa.claimcheck.store.StoreException;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.ReadOutcome;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 /**
  * How many store requests may run at once against one store, adjusted by their outcomes; an

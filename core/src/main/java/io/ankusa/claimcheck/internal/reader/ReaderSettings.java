@@ -1,8 +1,8 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
-import io.ankusa.claimcheck.telemetry.MicrometerTelemetry;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.internal.telemetry.MicrometerTelemetry;
 import java.util.Objects;
 
 /**

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 /**
  * One store's reader state at one moment; immutable.

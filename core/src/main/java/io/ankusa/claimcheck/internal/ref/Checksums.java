@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.ref;
+package io.ankusa.claimcheck.internal.ref;
 
 import java.util.Objects;
 import java.util.zip.CRC32;
@@ -23,7 +23,7 @@ public final class Checksums {
   }
 
   /** Returns the CRC32 (IEEE) of {@code bytes[offset, offset + length)}: frames refs and packs. */
-  static int crc32(byte[] bytes, int offset, int length) {
+  public static int crc32(byte[] bytes, int offset, int length) {
     CRC32 crc = new CRC32();
     crc.update(bytes, offset, length);
     return (int) crc.getValue();

@@ -1,5 +1,7 @@
-package io.ankusa.claimcheck.ref;
+package io.ankusa.claimcheck.internal.ref;
 
+import io.ankusa.claimcheck.ref.ClaimId;
+import io.ankusa.claimcheck.ref.Codec;
 import java.util.Objects;
 
 /**

@@ -1,5 +1,6 @@
-package io.ankusa.claimcheck.ref;
+package io.ankusa.claimcheck.internal.ref;
 
+import io.ankusa.claimcheck.ref.Codec;
 import java.util.Arrays;
 import java.util.Objects;
 

@@ -1,4 +1,7 @@
-package io.ankusa.claimcheck.ref;
+package io.ankusa.claimcheck.internal.ref;
+
+import io.ankusa.claimcheck.ref.ClaimId;
+
 
 /**
  * The constants of the pack object format; see {@link Packs} for its layout.

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.ref;
+package io.ankusa.claimcheck.internal.ref;
 
 /**
  * A pack's parsed fixed header; immutable and thread-safe. The index follows the header: read

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.ref;
+package io.ankusa.claimcheck.internal.ref;
 
 import java.util.ArrayList;
 import java.util.List;

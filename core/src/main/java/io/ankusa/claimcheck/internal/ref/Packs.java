@@ -1,5 +1,10 @@
-package io.ankusa.claimcheck.ref;
+package io.ankusa.claimcheck.internal.ref;
 
+import io.ankusa.claimcheck.ref.ClaimId;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.Codec;
+import io.ankusa.claimcheck.ref.PackId;
+import io.ankusa.claimcheck.ref.Tenant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.telemetry;
+package io.ankusa.claimcheck.internal.telemetry;
 
 /**
  * A sink for what claim check does, one method per event; implementations must be thread-safe

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.telemetry;
+package io.ankusa.claimcheck.internal.telemetry;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;

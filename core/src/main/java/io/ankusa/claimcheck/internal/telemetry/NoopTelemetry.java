@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.telemetry;
+package io.ankusa.claimcheck.internal.telemetry;
 
 /** The sink that drops every event; stateless and thread-safe. */
 enum NoopTelemetry implements ClaimCheckTelemetry {

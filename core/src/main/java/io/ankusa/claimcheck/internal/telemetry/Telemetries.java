@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.telemetry;
+package io.ankusa.claimcheck.internal.telemetry;
 
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -1,10 +1,10 @@
-package io.ankusa.claimcheck.cache;
+package io.ankusa.claimcheck.internal.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.cache.ClaimCache.Pin;
-import io.ankusa.claimcheck.cache.ClaimCache.Pin.Start;
-import io.ankusa.claimcheck.cache.ClaimCache.Pin.State;
+import io.ankusa.claimcheck.internal.cache.ClaimCache.Pin;
+import io.ankusa.claimcheck.internal.cache.ClaimCache.Pin.Start;
+import io.ankusa.claimcheck.internal.cache.ClaimCache.Pin.State;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

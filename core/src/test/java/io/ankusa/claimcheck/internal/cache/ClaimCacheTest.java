@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.cache;
+package io.ankusa.claimcheck.internal.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,9 +1,9 @@
-package io.ankusa.claimcheck.placement;
+package io.ankusa.claimcheck.internal.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.s3.S3StoreSettings;
@@ -88,7 +88,11 @@ class FailoverS3IT {
   private static ClaimStore store(FaultProxy proxy, String bucket) {
     return S3Stores.create(S3StoreSettings.builder().bucket(bucket).endpoint(proxy.endpoint())
         .region(s3.region()).pathStyleAccess(true).credentials(s3.accessKey(), s3.secretKey())
-        .operationTimeout(OP).build());
+        .operationTimeout(OP)
+        // A refused connection the SDK's pool loses costs connect + 1 s (the acquisition bound):
+        // keep that well inside OP, so a down home store always leaves time to fail over, as
+        // README's "op.deadline.ms leaves room for failover" advice says.
+        .connectTimeout(Duration.ofMillis(500)).build());
   }
 
   private static long id() {

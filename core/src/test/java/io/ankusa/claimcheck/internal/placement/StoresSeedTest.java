@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.placement;
+package io.ankusa.claimcheck.internal.placement;
 
 import static io.ankusa.claimcheck.store.memory.MemoryStore.Op.GET;
 import static io.ankusa.claimcheck.store.memory.MemoryStore.Op.PUT;
@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.FakeTicker;
-import io.ankusa.claimcheck.breaker.BreakerListener.Transition;
-import io.ankusa.claimcheck.store.KeyLayout;
+import io.ankusa.claimcheck.internal.breaker.BreakerListener.Transition;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.memory.MemoryStore;

@@ -1,9 +1,9 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.claimcheck.reader.Limit.Outcome;
+import io.ankusa.claimcheck.internal.reader.Limit.Outcome;
 import org.junit.jupiter.api.Test;
 
 class AimdLimitTest {

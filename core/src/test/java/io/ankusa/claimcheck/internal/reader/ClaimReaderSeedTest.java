@@ -1,12 +1,12 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 import static io.ankusa.claimcheck.store.StoreException.Kind.FORBIDDEN;
 import static io.ankusa.claimcheck.store.StoreException.Kind.NOT_FOUND;
 import static io.ankusa.claimcheck.store.StoreException.Kind.THROTTLED;
 import static io.ankusa.claimcheck.store.StoreException.Kind.UNAVAILABLE;
-import static io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.ReadOutcome.COALESCED;
-import static io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.ReadOutcome.SHED;
-import static io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.ReadOutcome.STORE;
+import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.COALESCED;
+import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.SHED;
+import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.STORE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.store.StoreException;

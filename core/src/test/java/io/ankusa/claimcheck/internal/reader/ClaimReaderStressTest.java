@@ -1,10 +1,10 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.store.StoreException;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.ReadOutcome;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

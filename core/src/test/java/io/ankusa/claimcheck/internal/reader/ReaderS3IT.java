@@ -1,5 +1,6 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
@@ -104,7 +105,7 @@ class ReaderS3IT {
 
     proxy.clear();
     hammer(cc, refs, 16, Duration.ofSeconds(20), null, wrong, throttled, ceiling);
-    assertThat(cc.reader().stats().get(0).limit()).as("limit after recovery").isEqualTo(ceiling);
+    assertThat(ReaderAccess.of(cc).stats().get(0).limit()).as("limit after recovery").isEqualTo(ceiling);
     assertThat(wrong.get()).as("wrong bytes").isZero();
   }
 
@@ -119,7 +120,7 @@ class ReaderS3IT {
       futures.add(pool.submit(() -> {
         Random r = new Random(seed);
         while (System.nanoTime() < end) {
-          int limit = cc.reader().stats().get(0).limit();
+          int limit = ReaderAccess.of(cc).stats().get(0).limit();
           if (minLimit != null) {
             minLimit.accumulateAndGet(limit, Math::min);
           }

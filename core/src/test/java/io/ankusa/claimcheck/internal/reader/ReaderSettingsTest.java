@@ -1,11 +1,11 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
-import io.ankusa.claimcheck.telemetry.MicrometerTelemetry;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.internal.telemetry.MicrometerTelemetry;
 import org.junit.jupiter.api.Test;
 
 class ReaderSettingsTest {

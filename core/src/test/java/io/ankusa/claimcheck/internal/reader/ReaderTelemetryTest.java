@@ -1,10 +1,10 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.store.StoreException;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
-import io.ankusa.claimcheck.telemetry.MicrometerTelemetry;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.internal.telemetry.MicrometerTelemetry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,6 @@
-package io.ankusa.claimcheck.reader;
+package io.ankusa.claimcheck.internal.reader;
 
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,5 +1,6 @@
-package io.ankusa.claimcheck.ref;
+package io.ankusa.claimcheck.internal.ref;
 
+import io.ankusa.claimcheck.ref.Codec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

@@ -1,5 +1,12 @@
-package io.ankusa.claimcheck.ref;
+package io.ankusa.claimcheck.internal.ref;
 
+import io.ankusa.claimcheck.ref.ClaimId;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.Codec;
+import io.ankusa.claimcheck.ref.Fixtures;
+import io.ankusa.claimcheck.ref.PackId;
+import io.ankusa.claimcheck.ref.RefCodec;
+import io.ankusa.claimcheck.ref.Tenant;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

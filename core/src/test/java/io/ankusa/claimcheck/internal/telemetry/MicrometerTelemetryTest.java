@@ -1,9 +1,9 @@
-package io.ankusa.claimcheck.telemetry;
+package io.ankusa.claimcheck.internal.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.CheckInOutcome;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.ReadOutcome;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.CheckInOutcome;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

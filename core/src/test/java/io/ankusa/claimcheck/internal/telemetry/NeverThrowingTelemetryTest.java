@@ -1,10 +1,10 @@
-package io.ankusa.claimcheck.telemetry;
+package io.ankusa.claimcheck.internal.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.CheckInOutcome;
-import io.ankusa.claimcheck.telemetry.ClaimCheckTelemetry.ReadOutcome;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.CheckInOutcome;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
