@@ -109,6 +109,13 @@ class ClaimCheckConfigTest {
       "claimcheck.store.0.op.deadline.ms|soon",
       "claimcheck.store.0.s3.path.style.access|yes",
       "claimcheck.store.0.s3.endpoint|not a url",
+      "claimcheck.s3.endpoint|ftp://h",
+      "claimcheck.store.1.s3.endpoint|ftp://h",
+      "claimcheck.s3.endpoint|http:///no-host",
+      "claimcheck.store.0.file.permissions|rw-r-----",
+      "claimcheck.store.2.s3.region|eu-west-1",
+      "claimcheck.store.0.s3.max.connections|10001",
+      "claimcheck.store.0.s3.path.style.access|2",
       "claimcheck.s3.connect.timeout.ms|0",
       "claimcheck.s3.connect.timeout.ms|60001",
       "claimcheck.s3.max.connections|0",
@@ -153,6 +160,27 @@ class ClaimCheckConfigTest {
   void missingStoresIsNamed() {
     assertThatThrownBy(() -> new ClaimCheckConfig(Map.of("claimcheck.tenant", "acme")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("claimcheck.stores");
+  }
+
+  @Test
+  void theMultipartRuleNamesTheThresholdKeyItsValueCameFrom() {
+    Map<String, Object> m = base();
+    m.put("claimcheck.store.1.s3.multipart.part.bytes", String.valueOf(16 << 20));
+    assertThatThrownBy(() -> new ClaimCheckConfig(m))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("claimcheck.s3.multipart.threshold.bytes")
+        .hasMessageContaining("claimcheck.store.1.s3.multipart.part.bytes");
+  }
+
+  @Test
+  void aRefusedEndpointIsNotShown() {
+    Map<String, Object> m = base();
+    m.put("claimcheck.store.1.s3.endpoint", "ftp://files.example:21");
+    assertThatThrownBy(() -> new ClaimCheckConfig(m))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("claimcheck.store.1.s3.endpoint")
+        .hasMessageContaining("http")
+        .hasMessageNotContaining("files.example");
   }
 
   @Test
