@@ -38,7 +38,7 @@ class ClaimCheckTest {
 
   private Map<String, Object> config() {
     Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "memory:" + a + ",memory:" + b);
+    m.put("claimcheck.stores", "faulty:" + a + ",faulty:" + b);
     m.put("claimcheck.tenant", "acme");
     m.put(ClaimCheck.METER_REGISTRY, registry);
     return m;
@@ -73,7 +73,7 @@ class ClaimCheckTest {
       text[i] = (byte) ('a' + (i * 7 % 13));
     }
     try (ClaimCheck writer = ClaimCheck.open(m);
-        ClaimCheck reader = ClaimCheck.open(Map.of("claimcheck.stores", "memory:" + a + ",memory:" + b))) {
+        ClaimCheck reader = ClaimCheck.open(Map.of("claimcheck.stores", "faulty:" + a + ",faulty:" + b))) {
       ClaimRef ref = writer.checkIn(text);
       assertThat(RefCodec.encode(ref).length).isLessThan(100);
       assertThat(ref.tenant().value()).isEqualTo("acme");

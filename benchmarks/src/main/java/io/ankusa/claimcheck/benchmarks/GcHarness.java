@@ -6,7 +6,6 @@ import io.ankusa.claimcheck.collect.GcOptions;
 import io.ankusa.claimcheck.collect.GcReport;
 import io.ankusa.claimcheck.collect.Progress;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreFactory;
 import io.ankusa.claimcheck.ref.ClaimId;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
@@ -78,7 +77,7 @@ public final class GcHarness {
         }
         producer.flush();
       }
-      List<ClaimStore> stores = List.of(StoreFactory.open(new ClaimCheckConfig(cc).stores().get(0)));
+      List<ClaimStore> stores = List.of(new ClaimCheckConfig(cc).stores().get(0).open());
       Semaphore inFlight = new Semaphore(64);
       List<CompletableFuture<Void>> puts = new ArrayList<>();
       long w0 = System.nanoTime();

@@ -70,7 +70,7 @@ public final class PrefetchHarness {
       String name = "prefetch-harness-" + UUID.randomUUID();
       this.memory = MemoryStores.named(name);
       this.proxy = null;
-      config.put("claimcheck.stores", "memory:" + name);
+      config.put("claimcheck.stores", "faulty:" + name);
       return;
     }
     this.memory = null;

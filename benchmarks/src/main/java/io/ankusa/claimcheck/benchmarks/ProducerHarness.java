@@ -78,7 +78,7 @@ public final class ProducerHarness {
       String name = "producer-harness-" + UUID.randomUUID();
       this.memory = MemoryStores.named(name);
       this.proxy = null;
-      claimCheck.put("claimcheck.stores", "memory:" + name);
+      claimCheck.put("claimcheck.stores", "faulty:" + name);
       return;
     }
     this.memory = null;

@@ -1,7 +1,6 @@
 package io.ankusa.claimcheck.cli;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreFactory;
 import io.ankusa.claimcheck.config.StoreSpec;
 import io.ankusa.claimcheck.store.ClaimStore;
 import java.io.IOException;
@@ -76,7 +75,7 @@ final class CliConfig {
   List<ClaimStore> openStores() {
     List<ClaimStore> stores = new ArrayList<>();
     for (StoreSpec spec : claimCheck.stores()) {
-      stores.add(StoreFactory.open(spec));
+      stores.add(spec.open());
     }
     return stores;
   }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreFactory;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.ClaimStore;
@@ -80,7 +79,7 @@ class CliIT {
         send(topic, RefCodec.encode(ref));
       }
     }
-    try (ClaimStore store = StoreFactory.open(new ClaimCheckConfig(config).stores().get(0))) {
+    try (ClaimStore store = new ClaimCheckConfig(config).stores().get(0).open()) {
       String gone = key(refs.get(1));
       store.delete(gone, Duration.ofSeconds(10)).get();
       String bad = key(refs.get(2));

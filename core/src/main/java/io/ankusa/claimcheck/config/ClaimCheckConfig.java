@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.config;
 
+import io.ankusa.claimcheck.internal.config.Secrets;
 import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
 import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
@@ -83,36 +84,17 @@ public final class ClaimCheckConfig extends AbstractConfig {
   /** Tenant names: short, lowercase, no path characters. */
   public static final Pattern TENANT_PATTERN = Pattern.compile("[a-z0-9_][a-z0-9._-]{0,39}");
 
-  public static final ConfigDef CONFIG_DEF = new ConfigDef()
+  /**
+   * Every core key. The library-wide defaults of the per-store settings ({@code claimcheck.s3.*},
+   * {@link #OP_DEADLINE_MS}, {@link #FILE_PERMISSIONS}) are defined from the stores' own
+   * definitions, so a setting and its per-store override share one type, default and validator.
+   */
+  public static final ConfigDef CONFIG_DEF = StoreSpecs.defineGlobals(new ConfigDef()
       .define(STORES, Type.LIST, NO_DEFAULT_VALUE, HIGH,
           "The claim stores, in order; a store is named by its index. Each is s3://bucket[/prefix], "
-              + "file:///path or memory:<name>. Adding a store keeps older packs readable; remove "
+              + "file:///path, memory:<name> or a URI of a scheme a plugged-in store provider serves"
+              + " (see core/README.md). Adding a store keeps older packs readable; remove "
               + "one only after its packs have aged out.")
-      .define(S3_ENDPOINT, Type.STRING, null, MEDIUM,
-          "The S3 endpoint URL (e.g. http://127.0.0.1:9000 for MinIO); empty for AWS.")
-      .define(S3_REGION, Type.STRING, "us-east-1", MEDIUM, "The S3 region.")
-      .define(S3_PATH_STYLE, Type.BOOLEAN, false, LOW,
-          "Whether to address buckets by path rather than virtual host (most non-AWS stores).")
-      .define(S3_ACCESS_KEY_ID, Type.PASSWORD, null, MEDIUM,
-          "The S3 access key id; with the secret, or neither for the AWS default credentials chain."
-              + " Half of a credential, so never shown (typed PASSWORD).")
-      .define(S3_SECRET_ACCESS_KEY, Type.PASSWORD, null, MEDIUM, "The S3 secret access key.")
-      .define(S3_CONNECT_TIMEOUT_MS, Type.LONG, 2_000L, Range.between(1, 60_000), LOW,
-          "The longest a new connection to an S3 store may take to open; a request waits at most "
-              + "one second more for a connection, so a store that refuses or drops connections "
-              + "fails fast and a write moves on to the next store.")
-      .define(S3_MAX_CONNECTIONS, Type.INT, 128, Range.between(1, 10_000), LOW,
-          "The most connections one process opens to an S3 store at once (reads, writes and "
-              + "multipart parts together).")
-      .define(S3_MULTIPART_THRESHOLD, Type.INT, 16 << 20, Range.atLeast((5 << 20) + 1), LOW,
-          "Packs of at least this many bytes go up to an S3 store as a multipart upload (parts "
-              + "uploaded concurrently, completed only if no object is there); must exceed "
-              + S3_MULTIPART_PART_SIZE + ".")
-      .define(S3_MULTIPART_PART_SIZE, Type.INT, 8 << 20, Range.atLeast(5 << 20), LOW,
-          "The part size of a multipart upload; at least 5 MiB (S3's minimum).")
-      .define(OP_DEADLINE_MS, Type.LONG, 10_000L, Range.between(1, 600_000), MEDIUM,
-          "The deadline of one store operation. The write deadline of a check-in is the largest of "
-              + "the stores' and covers every store, attempt and pack-id retry.")
       .define(COOLDOWN_MS, Type.LONG, 30_000L, Range.between(0, 3_600_000), MEDIUM,
           "How long a store that could not answer is skipped by writes and searched last by reads.")
       .define(PLACEMENT, Type.STRING, "ordered", CaseInsensitiveValidString.in("ordered", "hash"),
@@ -149,10 +131,6 @@ public final class ClaimCheckConfig extends AbstractConfig {
       .define(COMPRESSION_TYPE, Type.STRING, "none",
           CaseInsensitiveValidString.in("none", "gzip", "snappy", "lz4", "zstd"), MEDIUM,
           "How a claim is compressed before check-in; recorded in the pack, so readers need no setting.")
-      .define(FILE_PERMISSIONS, Type.STRING, "rw-r-----", filePermissionsValidator(), LOW,
-          "The POSIX permissions of a new pack in a file:// store (like rw-r-----: readable by "
-              + "the group, so readers may run as another user of it); the owner must be able to "
-              + "read.")
       .define(READ_MAX_BYTES, Type.LONG, DEFAULT_MAX_BYTES, Range.between(1, MAX_ARRAY_BYTES), MEDIUM,
           "The most bytes one redeem may allocate: a ref whose stored or uncompressed length exceeds "
               + "it is refused before any store request, and a claim that inflates past it (or past "
@@ -163,7 +141,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
       .define(WRITE_MAX_BYTES, Type.LONG, DEFAULT_MAX_BYTES, Range.between(1, MAX_ARRAY_BYTES), MEDIUM,
           "The largest value one check-in accepts, before compression: a larger one fails before "
               + "any store request. Keep it at or below the consumers' " + READ_MAX_BYTES
-              + ", or they will refuse what was written (same default, 256 MiB).");
+              + ", or they will refuse what was written (same default, 256 MiB)."));
 
   /**
    * The {@code claimcheck.} keys that the Kafka surfaces read on top of {@link #CONFIG_DEF} (the
@@ -177,10 +155,11 @@ public final class ClaimCheckConfig extends AbstractConfig {
       "claimcheck.write.pack.max.claims", "claimcheck.write.pack.max.bytes");
 
   /**
-   * The settings a store may override as {@code claimcheck.store.<index>.<setting>}, such as
-   * {@code s3.endpoint} or {@code op.deadline.ms}.
+   * The built-in settings a store may override as {@code claimcheck.store.<index>.<setting>}, such
+   * as {@code s3.endpoint} or {@code op.deadline.ms} (a store of a plugged-in scheme also takes its
+   * provider's settings).
    */
-  public static final Set<String> PER_STORE_SETTINGS = StoreSpecs.SETTINGS;
+  public static final Set<String> PER_STORE_SETTINGS = StoreSpecs.GLOBAL_KEYS.keySet();
 
   /** The prefix of a Connect converter's own settings (a surface key family). */
   public static final String CONVERTER_SETTINGS_PREFIX = "claimcheck.converter.";
@@ -266,24 +245,6 @@ public final class ClaimCheckConfig extends AbstractConfig {
 
   public List<String> tenantsAllowed() {
     return getList(TENANTS_ALLOWED);
-  }
-
-  /** Accepts a POSIX permission string (like {@code rw-r-----}) that lets the owner read. */
-  static ConfigDef.Validator filePermissionsValidator() {
-    return new ConfigDef.Validator() {
-      @Override
-      public void ensureValid(String name, Object value) {
-        if (value == null) {
-          throw new ConfigException(name, null, "must be a POSIX permission string like rw-r-----");
-        }
-        StoreSpecs.filePermissions(name, value);
-      }
-
-      @Override
-      public String toString() {
-        return "POSIX permissions like rw-r----- (owner read required)";
-      }
-    };
   }
 
   /** The most bytes one redeem may allocate ({@value #READ_MAX_BYTES}); fits an array. */

@@ -1,76 +1,80 @@
 package io.ankusa.claimcheck.config;
 
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
+import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.ClaimStoreProvider;
+import io.ankusa.claimcheck.store.StoreConfig;
+import java.net.URI;
 import java.time.Duration;
-import java.util.Set;
 import java.util.Objects;
-import org.apache.kafka.common.config.types.Password;
 
 /**
- * One configured store, resolved from {@code claimcheck.stores} and its per-store overrides;
- * immutable and thread-safe. Equal specs describe the same store, which is what lets processes
- * share one store set and one reader per distinct configuration.
+ * One configured store, resolved from {@code claimcheck.stores} and its per-store settings: its
+ * URI, the provider serving its scheme and its parsed settings; immutable and thread-safe. Equal
+ * specs describe the same store (same index, URI, provider class and settings), which is what lets
+ * processes share one store set and one reader per distinct configuration. {@code toString} never
+ * shows a secret.
  */
-public sealed interface StoreSpec {
+public final class StoreSpec {
+
+  private final int index;
+  private final URI uri;
+  private final ClaimStoreProvider provider;
+  private final StoreConfig settings;
+
+  StoreSpec(int index, URI uri, ClaimStoreProvider provider, StoreConfig settings) {
+    this.index = index;
+    this.uri = Objects.requireNonNull(uri, "uri");
+    this.provider = Objects.requireNonNull(provider, "provider");
+    this.settings = Objects.requireNonNull(settings, "settings");
+  }
 
   /** The store's index in {@code claimcheck.stores}. */
-  int index();
+  public int index() {
+    return index;
+  }
+
+  /** The store's URI, as configured (without user info). */
+  public URI uri() {
+    return uri;
+  }
+
+  /** The URI's scheme, in lower case. */
+  public String scheme() {
+    return StoreUris.scheme(uri);
+  }
 
   /** The deadline of one operation on this store. */
-  Duration opDeadline();
+  public Duration opDeadline() {
+    return settings.opDeadline();
+  }
+
+  /** The store's parsed settings, as its provider reads them. */
+  public StoreConfig settings() {
+    return settings;
+  }
 
   /**
-   * An S3-compatible bucket; {@code toString} shows neither the access key id nor the secret (see
-   * {@link Secrets}).
+   * Opens a new handle on this store through the provider serving its scheme; the caller owns
+   * and closes it (a {@code memory:} store is the process-wide one of that name, which closing
+   * the handle leaves open).
    */
-  record S3(
-      int index,
-      String bucket,
-      String prefix,
-      String endpoint,
-      String region,
-      boolean pathStyleAccess,
-      String accessKeyId,
-      Password secretAccessKey,
-      Duration opDeadline,
-      Duration connectTimeout,
-      int maxConnections,
-      int multipartThreshold,
-      int multipartPartSize)
-      implements StoreSpec {
-    public S3 {
-      Objects.requireNonNull(bucket, "bucket");
-      Objects.requireNonNull(prefix, "prefix");
-    }
-
-    @Override
-    public String toString() {
-      return "S3[index=" + index + ", bucket=" + bucket + ", prefix=" + prefix + ", endpoint="
-          + endpoint + ", region=" + region + ", pathStyleAccess=" + pathStyleAccess
-          + ", accessKeyId=" + (accessKeyId == null ? null : Secrets.HIDDEN)
-          + ", secretAccessKey=" + (secretAccessKey == null ? null : Secrets.HIDDEN)
-          + ", opDeadline=" + opDeadline + ", connectTimeout=" + connectTimeout
-          + ", maxConnections=" + maxConnections + ", multipartThreshold=" + multipartThreshold
-          + ", multipartPartSize=" + multipartPartSize + "]";
-    }
+  public ClaimStore open() {
+    return provider.open(uri, settings);
   }
 
-  /** A local or mounted directory, whose new packs get {@code permissions}. */
-  record File(int index, Path root, Duration opDeadline, Set<PosixFilePermission> permissions)
-      implements StoreSpec {
-    public File {
-      Objects.requireNonNull(root, "root");
-      permissions = Set.copyOf(permissions);
-    }
-
-    /** A directory whose packs get the default permissions ({@code rw-r-----}). */
-    public File(int index, Path root, Duration opDeadline) {
-      this(index, root, opDeadline, PosixFilePermissions.fromString("rw-r-----"));
-    }
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof StoreSpec s && s.index == index && s.uri.equals(uri)
+        && s.provider.getClass().equals(provider.getClass()) && s.settings.equals(settings);
   }
 
-  /** A process-wide named in-memory store (tests and demos). */
-  record Memory(int index, String name, Duration opDeadline) implements StoreSpec {}
+  @Override
+  public int hashCode() {
+    return Objects.hash(index, uri, provider.getClass().getName(), settings);
+  }
+
+  @Override
+  public String toString() {
+    return "StoreSpec[index=" + index + ", uri=" + uri + ", settings=" + settings + "]";
+  }
 }

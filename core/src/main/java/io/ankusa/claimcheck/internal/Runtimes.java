@@ -3,7 +3,6 @@ package io.ankusa.claimcheck.internal;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.internal.breaker.BreakerListener;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreFactory;
 import io.ankusa.claimcheck.config.StoreSpec;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.placement.Placement;
@@ -106,7 +105,7 @@ final class Runtimes {
     List<io.ankusa.claimcheck.store.ClaimStore> opened = new java.util.ArrayList<>();
     try {
       for (StoreSpec spec : key.stores()) {
-        opened.add(StoreFactory.open(spec));
+        opened.add(spec.open());
         b.add(opened.get(opened.size() - 1), spec.opDeadline());
       }
     } catch (RuntimeException e) {

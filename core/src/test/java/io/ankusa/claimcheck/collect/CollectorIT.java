@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreFactory;
 import io.ankusa.claimcheck.config.StoreSpec;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
@@ -269,7 +268,7 @@ class CollectorIT {
   private List<ClaimStore> stores(String tenant) {
     List<ClaimStore> stores = new ArrayList<>();
     for (StoreSpec spec : new ClaimCheckConfig(config(tenant, "flat")).stores()) {
-      ClaimStore s = StoreFactory.open(spec);
+      ClaimStore s = spec.open();
       closing.add(s);
       stores.add(s);
     }

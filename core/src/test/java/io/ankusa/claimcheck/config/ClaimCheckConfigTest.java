@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.internal.placement.Placement;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -46,28 +47,34 @@ class ClaimCheckConfigTest {
     assertThat(KeyLayout.parse(c.getString(ClaimCheckConfig.KEY_LAYOUT))).isEqualTo(KeyLayout.SHARDED);
     List<StoreSpec> s = c.stores();
     assertThat(s).hasSize(4);
-    StoreSpec.S3 a = (StoreSpec.S3) s.get(0);
-    assertThat(a.bucket()).isEqualTo("claims");
-    assertThat(a.prefix()).isEqualTo("team-a/");
-    assertThat(a.endpoint()).isEqualTo("http://127.0.0.1:9000");
+    StoreSpec a = s.get(0);
+    assertThat(a.uri()).isEqualTo(URI.create("s3://claims/team-a"));
+    assertThat(a.scheme()).isEqualTo("s3");
+    assertThat(a.settings().getString("s3.endpoint")).isEqualTo("http://127.0.0.1:9000");
     assertThat(a.opDeadline()).isEqualTo(Duration.ofSeconds(10));
-    assertThat(a.secretAccessKey().value()).isEqualTo("very-secret");
-    assertThat(a.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(a.maxConnections()).isEqualTo(128);
-    assertThat(a.multipartThreshold()).isEqualTo(16 << 20);
-    assertThat(a.multipartPartSize()).isEqualTo(8 << 20);
-    StoreSpec.S3 b = (StoreSpec.S3) s.get(1);
-    assertThat(b.prefix()).isEmpty();
-    assertThat(b.endpoint()).isEqualTo("http://10.0.0.9:9000");
-    assertThat(b.accessKeyId()).isEqualTo("AK2");
-    assertThat(b.secretAccessKey().value()).isEqualTo("other-secret");
+    assertThat(a.settings().getPassword("s3.secret.access.key").value()).isEqualTo("very-secret");
+    assertThat(a.settings().getLong("s3.connect.timeout.ms")).isEqualTo(2_000L);
+    assertThat(a.settings().getInt("s3.max.connections")).isEqualTo(128);
+    assertThat(a.settings().getInt("s3.multipart.threshold.bytes")).isEqualTo(16 << 20);
+    assertThat(a.settings().getInt("s3.multipart.part.bytes")).isEqualTo(8 << 20);
+    assertThat(a.settings().keyOf("s3.endpoint")).isEqualTo("claimcheck.s3.endpoint");
+    StoreSpec b = s.get(1);
+    assertThat(b.uri()).isEqualTo(URI.create("s3://backup"));
+    assertThat(b.settings().getString("s3.endpoint")).isEqualTo("http://10.0.0.9:9000");
+    assertThat(b.settings().getPassword("s3.access.key.id").value()).isEqualTo("AK2");
+    assertThat(b.settings().getPassword("s3.secret.access.key").value()).isEqualTo("other-secret");
     assertThat(b.opDeadline()).isEqualTo(Duration.ofMillis(2500));
-    assertThat(b.connectTimeout()).isEqualTo(Duration.ofMillis(750));
-    assertThat(b.maxConnections()).isEqualTo(16);
-    assertThat(b.multipartThreshold()).isEqualTo(12 << 20);
-    assertThat(b.multipartPartSize()).isEqualTo(6 << 20);
-    assertThat(((StoreSpec.File) s.get(2)).root()).isEqualTo(Path.of("/var/claims"));
-    assertThat(((StoreSpec.Memory) s.get(3)).name()).isEqualTo("t");
+    assertThat(b.settings().getLong("s3.connect.timeout.ms")).isEqualTo(750L);
+    assertThat(b.settings().getInt("s3.max.connections")).isEqualTo(16);
+    assertThat(b.settings().getInt("s3.multipart.threshold.bytes")).isEqualTo(12 << 20);
+    assertThat(b.settings().getInt("s3.multipart.part.bytes")).isEqualTo(6 << 20);
+    assertThat(b.settings().keyOf("s3.endpoint")).isEqualTo("claimcheck.store.1.s3.endpoint");
+    assertThat(s.get(2).uri()).isEqualTo(URI.create("file:///var/claims"));
+    assertThat(s.get(2).scheme()).isEqualTo("file");
+    assertThat(s.get(3).uri()).isEqualTo(URI.create("memory:t"));
+    assertThat(s.get(3).scheme()).isEqualTo("memory");
+    // What the stores are built from (bucket, prefix, root) is asserted in S3StoreProviderTest
+    // and FileStoreProviderTest.
   }
 
   @Test
@@ -103,6 +110,13 @@ class ClaimCheckConfigTest {
       "claimcheck.store.0.op.deadline.ms|soon",
       "claimcheck.store.0.s3.path.style.access|yes",
       "claimcheck.store.0.s3.endpoint|not a url",
+      "claimcheck.s3.endpoint|ftp://h",
+      "claimcheck.store.1.s3.endpoint|ftp://h",
+      "claimcheck.s3.endpoint|http:///no-host",
+      "claimcheck.store.0.file.permissions|rw-r-----",
+      "claimcheck.store.2.s3.region|eu-west-1",
+      "claimcheck.store.0.s3.max.connections|10001",
+      "claimcheck.store.0.s3.path.style.access|2",
       "claimcheck.s3.connect.timeout.ms|0",
       "claimcheck.s3.connect.timeout.ms|60001",
       "claimcheck.s3.max.connections|0",
@@ -147,6 +161,27 @@ class ClaimCheckConfigTest {
   void missingStoresIsNamed() {
     assertThatThrownBy(() -> new ClaimCheckConfig(Map.of("claimcheck.tenant", "acme")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("claimcheck.stores");
+  }
+
+  @Test
+  void theMultipartRuleNamesTheThresholdKeyItsValueCameFrom() {
+    Map<String, Object> m = base();
+    m.put("claimcheck.store.1.s3.multipart.part.bytes", String.valueOf(16 << 20));
+    assertThatThrownBy(() -> new ClaimCheckConfig(m))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("claimcheck.s3.multipart.threshold.bytes")
+        .hasMessageContaining("claimcheck.store.1.s3.multipart.part.bytes");
+  }
+
+  @Test
+  void aRefusedEndpointIsNotShown() {
+    Map<String, Object> m = base();
+    m.put("claimcheck.store.1.s3.endpoint", "ftp://files.example:21");
+    assertThatThrownBy(() -> new ClaimCheckConfig(m))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("claimcheck.store.1.s3.endpoint")
+        .hasMessageContaining("http")
+        .hasMessageNotContaining("files.example");
   }
 
   @Test

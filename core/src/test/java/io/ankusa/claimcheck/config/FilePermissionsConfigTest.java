@@ -22,7 +22,8 @@ class FilePermissionsConfigTest {
   }
 
   private static String perms(ClaimCheckConfig c, int store) {
-    return PosixFilePermissions.toString(((StoreSpec.File) c.stores().get(store)).permissions());
+    return PosixFilePermissions.toString(PosixFilePermissions.fromString(
+        c.stores().get(store).settings().getString("file.permissions")));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.config;
 
+import io.ankusa.claimcheck.internal.config.Secrets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -106,9 +107,11 @@ public class PlantedSecretTest {
     assertThat(c.toString()).doesNotContain(SECRET);
     assertThat(c.values().toString()).doesNotContain(SECRET);
     // ... while the settings themselves are there for the store to use.
-    StoreSpec.S3 second = (StoreSpec.S3) c.stores().get(1);
-    assertThat(second.secretAccessKey().value()).isEqualTo("other-" + SECRET);
-    assertThat(second.accessKeyId()).isEqualTo("AKIB-" + SECRET);
+    StoreSpec second = c.stores().get(1);
+    assertThat(second.settings().getPassword("s3.secret.access.key").value())
+        .isEqualTo("other-" + SECRET);
+    assertThat(second.settings().getPassword("s3.access.key.id").value())
+        .isEqualTo("AKIB-" + SECRET);
   }
 
   @org.junit.jupiter.api.Test

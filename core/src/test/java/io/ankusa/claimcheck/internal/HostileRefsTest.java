@@ -50,7 +50,7 @@ class HostileRefsTest {
     }
     memory = MemoryStores.named(store);
     Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "memory:" + store);
+    m.put("claimcheck.stores", "faulty:" + store);
     m.put("claimcheck.tenant", "acme");
     m.put("claimcheck.tenants.allowed", "acme");
     m.put("claimcheck.read.max.bytes", LIMIT);

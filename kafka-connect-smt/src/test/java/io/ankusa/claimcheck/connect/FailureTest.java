@@ -27,11 +27,17 @@ import org.junit.jupiter.api.Test;
 class FailureTest {
 
   private static final int THRESHOLD = 100;
-  private final Map<String, Object> config = Wire.config(THRESHOLD);
-  private final MemoryStore store =
-      MemoryStores.named(((String) config.get("claimcheck.stores")).substring("memory:".length()));
+  private final String name = "smt-" + java.util.UUID.randomUUID();
+  private final Map<String, Object> config = faulty(Wire.config(THRESHOLD), name);
+  private final MemoryStore store = MemoryStores.named(name);
   private final CheckIn.Value<SourceRecord> checkIn = new CheckIn.Value<>();
   private final Redeem.Value<SinkRecord> redeem = new Redeem.Value<>();
+
+  /** {@code config} on the fault-injecting store {@code name} (core's test-jar). */
+  private static Map<String, Object> faulty(Map<String, Object> config, String name) {
+    config.put("claimcheck.stores", "faulty:" + name);
+    return config;
+  }
 
   @AfterEach
   void close() {

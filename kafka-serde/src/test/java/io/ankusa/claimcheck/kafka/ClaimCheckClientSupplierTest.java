@@ -87,14 +87,14 @@ class ClaimCheckClientSupplierTest {
   @Test
   void theMainConsumerPrefetchesWithTheTopLevelClaimCheckKeysStreamsPassesOn() {
     Properties p = new Properties();
-    p.put("claimcheck.stores", "memory:" + name); // top level, as the serde reads it
+    p.put("claimcheck.stores", "faulty:" + name); // top level, as the serde reads it
     p.put("consumer.claimcheck.read.deadline.ms", "5000"); // consumer override, prefix stripped
     Map<String, Object> mainConfig = streamsConfig(p).getMainConsumerConfigs("app", "c", 0);
-    assertThat(mainConfig).containsEntry("claimcheck.stores", "memory:" + name)
+    assertThat(mainConfig).containsEntry("claimcheck.stores", "faulty:" + name)
         .containsEntry("claimcheck.read.deadline.ms", "5000");
 
     ClaimRef ref;
-    try (ClaimCheck producer = ClaimCheck.open(Map.of("claimcheck.stores", "memory:" + name))) {
+    try (ClaimCheck producer = ClaimCheck.open(Map.of("claimcheck.stores", "faulty:" + name))) {
       ref = producer.checkIn(new byte[] {1, 2, 3});
     }
     Mocks mocks = new Mocks();

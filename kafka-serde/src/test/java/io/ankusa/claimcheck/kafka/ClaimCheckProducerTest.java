@@ -63,7 +63,7 @@ class ClaimCheckProducerTest {
 
   private Map<String, Object> config() {
     Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "memory:" + store);
+    m.put("claimcheck.stores", "faulty:" + store);
     m.put("claimcheck.tenant", "acme");
     m.put("claimcheck.threshold.bytes", THRESHOLD);
     return m;

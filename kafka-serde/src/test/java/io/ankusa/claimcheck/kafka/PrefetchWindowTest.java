@@ -55,7 +55,7 @@ class PrefetchWindowTest {
 
   private Map<String, Object> config(long windowBytes) {
     Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "memory:" + name);
+    m.put("claimcheck.stores", "faulty:" + name);
     m.put("claimcheck.tenant", "acme");
     m.put("claimcheck.prefetch.max.bytes", windowBytes);
     m.put("claimcheck.read.deadline.ms", 1_000L);

@@ -58,7 +58,7 @@ class PrefetchingConsumerTest {
 
   private Map<String, Object> config() {
     Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "memory:" + name);
+    m.put("claimcheck.stores", "faulty:" + name);
     m.put("claimcheck.tenant", "acme");
     m.put("group.id", "ignored-by-claimcheck");
     return m;

@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /** Creates claim stores on a local (or mounted) directory; thread-safe (stateless). */
-public final class FileStores {
+final class FileStores {
 
   /** The permissions of a new pack unless configured: owner read-write, group read. */
   public static final String DEFAULT_PERMISSIONS = "rw-r-----";

@@ -14,7 +14,7 @@ import java.util.Optional;
  * default. {@link #toString()} never shows the secret access key. An invalid value throws {@link
  * IllegalArgumentException} naming the setting.
  */
-public final class S3StoreSettings {
+final class S3StoreSettings {
 
   /** The per-operation timeout used when none is set. */
   public static final Duration DEFAULT_OPERATION_TIMEOUT = Duration.ofSeconds(30);

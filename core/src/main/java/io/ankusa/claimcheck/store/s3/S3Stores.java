@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 
 /** Creates S3 claim stores; stateless and thread-safe. */
-public final class S3Stores {
+final class S3Stores {
 
   /**
    * The event loop's quiet period on close. Not 0: the SDK's channel pool, closing, queues

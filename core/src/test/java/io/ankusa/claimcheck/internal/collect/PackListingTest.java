@@ -10,7 +10,7 @@ import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.file.FileStores;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,7 +70,8 @@ class PackListingTest {
   @Test
   void aDirectoryStoreListsItsPacksAtBothLayoutsSkippingTemporaryFiles(@TempDir Path dir)
       throws Exception {
-    try (ClaimStore store = FileStores.create(dir)) {
+    try (ClaimStore store = (new ClaimCheckConfig(
+        java.util.Map.of(ClaimCheckConfig.STORES, dir.toUri().toString())).stores().get(0)).open()) {
       for (long i = 1; i <= 1200; i++) {
         store.putIfAbsent((i % 2 == 0 ? KeyLayout.FLAT : KeyLayout.SHARDED).key("a", i << 40),
             new byte[] {9, 9}, T).join();

@@ -6,8 +6,7 @@ import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
-import io.ankusa.claimcheck.store.s3.S3StoreSettings;
-import io.ankusa.claimcheck.store.s3.S3Stores;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.nio.charset.StandardCharsets;
@@ -86,13 +85,18 @@ class FailoverS3IT {
   }
 
   private static ClaimStore store(FaultProxy proxy, String bucket) {
-    return S3Stores.create(S3StoreSettings.builder().bucket(bucket).endpoint(proxy.endpoint())
-        .region(s3.region()).pathStyleAccess(true).credentials(s3.accessKey(), s3.secretKey())
-        .operationTimeout(OP)
+    return new ClaimCheckConfig(java.util.Map.of(
+        ClaimCheckConfig.STORES, "s3://" + bucket,
+        ClaimCheckConfig.S3_ENDPOINT, proxy.endpoint().toString(),
+        ClaimCheckConfig.S3_REGION, s3.region(),
+        ClaimCheckConfig.S3_PATH_STYLE, "true",
+        ClaimCheckConfig.S3_ACCESS_KEY_ID, s3.accessKey(),
+        ClaimCheckConfig.S3_SECRET_ACCESS_KEY, s3.secretKey(),
+        ClaimCheckConfig.OP_DEADLINE_MS, String.valueOf(OP.toMillis()),
         // A refused connection the SDK's pool loses costs connect + 1 s (the acquisition bound):
         // keep that well inside OP, so a down home store always leaves time to fail over, as
         // README's "op.deadline.ms leaves room for failover" advice says.
-        .connectTimeout(Duration.ofMillis(500)).build());
+        ClaimCheckConfig.S3_CONNECT_TIMEOUT_MS, "500")).stores().get(0).open();
   }
 
   private static long id() {

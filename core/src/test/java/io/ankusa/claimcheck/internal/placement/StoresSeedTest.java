@@ -402,7 +402,7 @@ class StoresSeedTest {
     mem.get(2).hang(GET);
     StoreException e = failure(s.read(TENANT, 11, 0, 1, readDeadline()));
     assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
-    assertThat(e.getMessage()).contains("memory:s2");
+    assertThat(e.getMessage()).contains("faulty:s2");
   }
 
   @Test
@@ -466,9 +466,9 @@ class StoresSeedTest {
     StoreException e = failure(s.write(TENANT, 1, PACK, s.writeDeadline())); // home 1
     assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
     String m = e.getMessage();
-    assertThat(m.indexOf("store 1 (memory:s1) THROTTLED"))
-        .isNotNegative().isLessThan(m.indexOf("store 2 (memory:s2) UNAVAILABLE"));
-    assertThat(m.indexOf("store 2")).isLessThan(m.indexOf("store 0 (memory:s0) FORBIDDEN"));
+    assertThat(m.indexOf("store 1 (faulty:s1) THROTTLED"))
+        .isNotNegative().isLessThan(m.indexOf("store 2 (faulty:s2) UNAVAILABLE"));
+    assertThat(m.indexOf("store 2")).isLessThan(m.indexOf("store 0 (faulty:s0) FORBIDDEN"));
     assertThat(mem.get(1).count(PUT)).as("a 403 in the round: not retried").isEqualTo(1);
   }
 
@@ -503,7 +503,7 @@ class StoresSeedTest {
     // store 0 spends its 2 s op deadline, store 1 the remaining 1 s, store 2 is not tried.
     assertThat(ticker.read() - t0).isEqualTo(Duration.ofMillis(3000).toNanos());
     assertThat(mem.get(2).count(PUT)).isZero();
-    assertThat(e.getMessage()).contains("store 2 (memory:s2) UNAVAILABLE: not tried");
+    assertThat(e.getMessage()).contains("store 2 (faulty:s2) UNAVAILABLE: not tried");
   }
 
   @Test

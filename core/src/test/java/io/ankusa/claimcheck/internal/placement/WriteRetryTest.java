@@ -167,8 +167,8 @@ class WriteRetryTest {
     // round past the 2 s deadline, so the write fails after the seventh.
     assertThat(elapsedSince(t0)).isEqualTo(1_575_000_000L);
     assertThat(a.count(PUT)).isEqualTo(7);
-    assertThat(e.getMessage()).contains("in 7 rounds").contains("store 0 (memory:a) THROTTLED")
-        .contains("store 1 (memory:b) UNAVAILABLE");
+    assertThat(e.getMessage()).contains("in 7 rounds").contains("store 0 (faulty:a) THROTTLED")
+        .contains("store 1 (faulty:b) UNAVAILABLE");
     assertThat(s.breaker(0).isOpen()).as("throttling never opens it").isFalse();
     assertThat(s.breaker(1).isOpen()).isTrue();
   }

@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Creates in-memory stores, and holds the process-wide named ones that {@code memory:<name>} in
- * {@code claimcheck.stores} refers to; thread-safe.
+ * Creates fault-injecting memory stores, and holds the process-wide named ones that {@code
+ * faulty:<name>} in {@code claimcheck.stores} refers to; thread-safe. Test code only.
  */
 public final class MemoryStores {
 
@@ -22,14 +22,14 @@ public final class MemoryStores {
         CompletableFuture.delayedExecutor(wait.toNanos(), TimeUnit.NANOSECONDS).execute(then);
   }
 
-  /** Returns a new, empty, unnamed-in-the-registry store spending time through {@code clock}. */
+  /** Returns a new, empty store outside the registry, spending time through {@code clock}. */
   public static MemoryStore create(String name, MemoryStore.HangClock clock) {
-    return new InMemoryStore(Objects.requireNonNull(name, "name"), Objects.requireNonNull(clock, "clock"));
+    return new FaultyStore(Objects.requireNonNull(name, "name"), Objects.requireNonNull(clock, "clock"));
   }
 
   /**
-   * Returns the process-wide store named {@code name}, creating it (real time) on first use, so a
-   * serializer and a deserializer configured with the same {@code memory:<name>} share objects.
+   * Returns the process-wide store named {@code name}, creating it (real time) on first use, so
+   * every surface configured with {@code faulty:<name>} and the test share objects and faults.
    */
   public static MemoryStore named(String name) {
     return NAMED.computeIfAbsent(name, n -> create(n, realTime()));
@@ -39,5 +39,4 @@ public final class MemoryStores {
   public static void forget(String name) {
     NAMED.remove(name);
   }
-
 }

@@ -8,7 +8,9 @@ import java.time.Instant;
 import java.util.Set;
 
 /**
- * An in-memory claim store with injectable faults, for unit tests and demos; thread-safe.
+ * An in-memory claim store with injectable faults, for tests (core's test-jar, never the
+ * production jar); thread-safe. Configured as {@code faulty:<name>} in {@code claimcheck.stores}
+ * ({@link FaultyStoreProvider}), or made directly with {@link MemoryStores#create}.
  *
  * <p>Faults apply to the operations they name, in the order they were added, before the store is
  * touched: a fault that fails an operation leaves the contents unchanged.
