@@ -49,6 +49,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String S3_MAX_CONNECTIONS = "claimcheck.s3.max.connections";
   public static final String S3_MULTIPART_THRESHOLD = "claimcheck.s3.multipart.threshold.bytes";
   public static final String S3_MULTIPART_PART_SIZE = "claimcheck.s3.multipart.part.bytes";
+  public static final String S3_HTTP_CLIENT = "claimcheck.s3.http.client";
   public static final String OP_DEADLINE_MS = "claimcheck.store.op.deadline.ms";
   public static final String COOLDOWN_MS = "claimcheck.store.cooldown.ms";
   public static final String PLACEMENT = "claimcheck.placement";
@@ -110,6 +111,11 @@ public final class ClaimCheckConfig extends AbstractConfig {
               + S3_MULTIPART_PART_SIZE + ".")
       .define(S3_MULTIPART_PART_SIZE, Type.INT, 8 << 20, Range.atLeast(5 << 20), LOW,
           "The part size of a multipart upload; at least 5 MiB (S3's minimum).")
+      .define(S3_HTTP_CLIENT, Type.STRING, "netty", httpClientValidator(), LOW,
+          "The HTTP client under every S3 store: netty (bundled) or crt, the AWS SDK's CRT-based"
+              + " client (native code; add software.amazon.awssdk:aws-crt-client, the same version"
+              + " as the SDK, to your dependencies). Both keep the same timeouts, limits and"
+              + " failure handling.")
       .define(OP_DEADLINE_MS, Type.LONG, 10_000L, Range.between(1, 600_000), MEDIUM,
           "The deadline of one store operation. The write deadline of a check-in is the largest of "
               + "the stores' and covers every store, attempt and pack-id retry.")
@@ -236,6 +242,36 @@ public final class ClaimCheckConfig extends AbstractConfig {
       }
     });
     return m;
+  }
+
+  /** netty or crt; crt only when its classes (the SDK's adapter, the native runtime) load. */
+  private static ConfigDef.Validator httpClientValidator() {
+    ConfigDef.Validator names = CaseInsensitiveValidString.in("netty", "crt");
+    List<String> crtClasses = List.of(
+        "software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient", "software.amazon.awssdk.crt.CRT");
+    return new ConfigDef.Validator() {
+      @Override
+      public void ensureValid(String name, Object value) {
+        names.ensureValid(name, value);
+        if (!"crt".equalsIgnoreCase(String.valueOf(value).trim())) {
+          return;
+        }
+        for (String c : crtClasses) {
+          try {
+            Class.forName(c, false, ClaimCheckConfig.class.getClassLoader());
+          } catch (ClassNotFoundException | LinkageError e) {
+            throw new ConfigException(name, value, "the CRT HTTP client is not on the class path"
+                + " (" + c + " is missing): add software.amazon.awssdk:aws-crt-client, the"
+                + " version of the AWS SDK in use, to the application's dependencies");
+          }
+        }
+      }
+
+      @Override
+      public String toString() {
+        return names.toString();
+      }
+    };
   }
 
   private static ConfigDef.Validator tenantValidator() {

@@ -28,7 +28,8 @@ public final class StoreFactory {
         .operationTimeout(s.opDeadline())
         .connectTimeout(s.connectTimeout())
         .maxConnections(s.maxConnections())
-        .multipart(s.multipartThreshold(), s.multipartPartSize());
+        .multipart(s.multipartThreshold(), s.multipartPartSize())
+        .httpClient(s.httpClient());
     if (s.endpoint() != null) {
       b.endpoint(URI.create(s.endpoint()));
     }

@@ -38,7 +38,8 @@ public sealed interface StoreSpec {
       Duration connectTimeout,
       int maxConnections,
       int multipartThreshold,
-      int multipartPartSize)
+      int multipartPartSize,
+      String httpClient)
       implements StoreSpec {
     public S3 {
       Objects.requireNonNull(bucket, "bucket");
@@ -53,7 +54,7 @@ public sealed interface StoreSpec {
           + ", secretAccessKey=" + (secretAccessKey == null ? null : Secrets.HIDDEN)
           + ", opDeadline=" + opDeadline + ", connectTimeout=" + connectTimeout
           + ", maxConnections=" + maxConnections + ", multipartThreshold=" + multipartThreshold
-          + ", multipartPartSize=" + multipartPartSize + "]";
+          + ", multipartPartSize=" + multipartPartSize + ", httpClient=" + httpClient + "]";
     }
   }
 

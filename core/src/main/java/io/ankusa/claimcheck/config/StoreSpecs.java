@@ -142,7 +142,8 @@ final class StoreSpecs {
               threshold, "must exceed the multipart part size (" + partSize + ")");
         }
         return new StoreSpec.S3(i, p.bucketOrName(), p.prefix(), endpoint, region, pathStyle,
-            accessKey, secret, deadline, connect, connections, threshold, partSize);
+            accessKey, secret, deadline, connect, connections, threshold, partSize,
+            c.getString(ClaimCheckConfig.S3_HTTP_CLIENT).trim().toLowerCase(java.util.Locale.ROOT));
     }
   }
 
