@@ -43,7 +43,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * S3 server (S3Proxy, in-memory, on loopback): a {@code getObject}/{@code putObject} loop through
  * each HTTP client the SDK offers (Netty async, Apache 5 sync, the CRT-based async client) and our
  * {@link ClaimCheckDeserializer#deserialize} / {@link ClaimCheckSerializer#serialize}, configured
- * through config keys only (the drop-in path), on the same objects.
+ * through config keys only (the drop-in path), on the same objects: {@code ours-deser}/{@code
+ * ours-ser} on the default (Netty) HTTP client, {@code ours-deser-crt}/{@code ours-ser-crt} with
+ * {@code claimcheck.s3.http.client=crt}.
  *
  * <p>Every round runs every cell (size × threads × GET/PUT × candidate) for the same time, the
  * candidates in a rotated order, so slow drift of the shared machine's load hits all of them
@@ -92,6 +94,9 @@ public final class S3ParityHarness {
   private final Map<Integer, byte[]> values = new HashMap<>();
   private final Map<Integer, Deserializer<byte[]>[]> deserializers = new HashMap<>();
   private final Map<Integer, Serializer<byte[]>[]> serializers = new HashMap<>();
+  /** Ours again with {@code claimcheck.s3.http.client=crt} (candidates {@code ours-*-crt}). */
+  private final Map<Integer, Deserializer<byte[]>[]> crtDeserializers = new HashMap<>();
+  private final Map<Integer, Serializer<byte[]>[]> crtSerializers = new HashMap<>();
   private final int maxThreads;
   private volatile int cellThreads = 1;
 
@@ -217,24 +222,40 @@ public final class S3ParityHarness {
     System.exit(0);
   }
 
+  private static Deserializer<byte[]> deserializer(Map<String, Object> config) {
+    ClaimCheckDeserializer<byte[]> d = new ClaimCheckDeserializer<>();
+    d.configure(config, false);
+    return d;
+  }
+
+  private static Serializer<byte[]> serializer(Map<String, Object> config) {
+    ClaimCheckSerializer<byte[]> s = new ClaimCheckSerializer<>();
+    s.configure(config, false);
+    return s;
+  }
+
   /** Checks in the GET pool of {@code size} through our serializer and checks one redeem each way. */
   @SuppressWarnings("unchecked")
   private void seed(int size) throws Exception {
     byte[] value = new byte[size];
     new Random(size).nextBytes(value);
     values.put(size, value);
+    Map<String, Object> crtConfig = new HashMap<>(config);
+    crtConfig.put("claimcheck.s3.http.client", "crt");
     Deserializer<byte[]>[] ds = new Deserializer[maxThreads];
     Serializer<byte[]>[] ss = new Serializer[maxThreads];
+    Deserializer<byte[]>[] cds = new Deserializer[maxThreads];
+    Serializer<byte[]>[] css = new Serializer[maxThreads];
     for (int i = 0; i < maxThreads; i++) {
-      ClaimCheckDeserializer<byte[]> d = new ClaimCheckDeserializer<>();
-      d.configure(config, false);
-      ds[i] = d;
-      ClaimCheckSerializer<byte[]> s = new ClaimCheckSerializer<>();
-      s.configure(config, false);
-      ss[i] = s;
+      ds[i] = deserializer(config);
+      ss[i] = serializer(config);
+      cds[i] = deserializer(crtConfig);
+      css[i] = serializer(crtConfig);
     }
     deserializers.put(size, ds);
     serializers.put(size, ss);
+    crtDeserializers.put(size, cds);
+    crtSerializers.put(size, css);
     int pool = (int) Math.max(64, POOL_BYTES / size);
     List<byte[]> r = new ArrayList<>(pool);
     List<String> k = new ArrayList<>(pool);
@@ -249,7 +270,8 @@ public final class S3ParityHarness {
     keys.put(size, k);
     Headers marked = NewHeaders.create();
     ClaimCheckHeaders.mark(marked, false);
-    if (!Arrays.equals(value, ds[0].deserialize("parity", marked, r.get(0)))) {
+    if (!Arrays.equals(value, ds[0].deserialize("parity", marked, r.get(0)))
+        || !Arrays.equals(value, cds[0].deserialize("parity", marked, r.get(r.size() - 1)))) {
       throw new AssertionError("our redeem returned other bytes");
     }
     byte[] whole = netty.getObject(b -> b.bucket(BUCKET).key(k.get(0)),
@@ -276,15 +298,17 @@ public final class S3ParityHarness {
       cells.add(new Cell("raw-crt", (t, n) -> check(crt.getObject(
           b -> b.bucket(BUCKET).key(kk.get(index(t, n, pool))),
           AsyncResponseTransformer.toBytes()).join().asByteArrayUnsafe(), size)));
-      Deserializer<byte[]>[] ds = deserializers.get(size);
-      cells.add(new Cell("ours-deser", (t, n) -> {
-        Headers h = NewHeaders.create();
-        ClaimCheckHeaders.mark(h, false);
-        byte[] got = ds[t].deserialize("parity", h, rr.get(index(t, n, pool)));
-        if (got.length != size) {
-          throw new AssertionError("redeemed " + got.length + " B");
-        }
-      }));
+      for (boolean onCrt : new boolean[] {false, true}) {
+        Deserializer<byte[]>[] ds = (onCrt ? crtDeserializers : deserializers).get(size);
+        cells.add(new Cell(onCrt ? "ours-deser-crt" : "ours-deser", (t, n) -> {
+          Headers h = NewHeaders.create();
+          ClaimCheckHeaders.mark(h, false);
+          byte[] got = ds[t].deserialize("parity", h, rr.get(index(t, n, pool)));
+          if (got.length != size) {
+            throw new AssertionError("redeemed " + got.length + " B");
+          }
+        }));
+      }
     } else {
       cells.add(new Cell("raw-netty", (t, n) -> netty.putObject(
           b -> b.bucket(BUCKET).key("raw/netty/" + t + "/" + (n & 7)),
@@ -295,12 +319,14 @@ public final class S3ParityHarness {
       cells.add(new Cell("raw-crt", (t, n) -> crt.putObject(
           b -> b.bucket(BUCKET).key("raw/crt/" + t + "/" + (n & 7)),
           AsyncRequestBody.fromBytes(value)).join()));
-      Serializer<byte[]>[] ss = serializers.get(size);
-      cells.add(new Cell("ours-ser", (t, n) -> {
-        byte[] ref = ss[t].serialize("parity", NewHeaders.create(), value);
-        ClaimRef cr = RefCodec.decode(ref);
-        oursPut.add(PREFIX + cr.tenant().value() + "/" + cr.packId().hex());
-      }));
+      for (boolean onCrt : new boolean[] {false, true}) {
+        Serializer<byte[]>[] ss = (onCrt ? crtSerializers : serializers).get(size);
+        cells.add(new Cell(onCrt ? "ours-ser-crt" : "ours-ser", (t, n) -> {
+          byte[] ref = ss[t].serialize("parity", NewHeaders.create(), value);
+          ClaimRef cr = RefCodec.decode(ref);
+          oursPut.add(PREFIX + cr.tenant().value() + "/" + cr.packId().hex());
+        }));
+      }
     }
     if (!only.equals("all")) {
       cells.removeIf(c -> !c.candidate().matches(only));
@@ -391,6 +417,8 @@ public final class S3ParityHarness {
     for (Serializer<byte[]>[] ss : serializers.values()) {
       Arrays.stream(ss).forEach(Serializer::close);
     }
+    crtDeserializers.values().forEach(ds -> Arrays.stream(ds).forEach(Deserializer::close));
+    crtSerializers.values().forEach(ss -> Arrays.stream(ss).forEach(Serializer::close));
     netty.close();
     apache.close();
     crt.close();

@@ -50,6 +50,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String S3_MAX_CONNECTIONS = "claimcheck.s3.max.connections";
   public static final String S3_MULTIPART_THRESHOLD = "claimcheck.s3.multipart.threshold.bytes";
   public static final String S3_MULTIPART_PART_SIZE = "claimcheck.s3.multipart.part.bytes";
+  public static final String S3_HTTP_CLIENT = "claimcheck.s3.http.client";
   public static final String OP_DEADLINE_MS = "claimcheck.store.op.deadline.ms";
   public static final String COOLDOWN_MS = "claimcheck.store.cooldown.ms";
   public static final String PLACEMENT = "claimcheck.placement";

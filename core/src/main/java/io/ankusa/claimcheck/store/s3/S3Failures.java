@@ -33,7 +33,10 @@ import software.amazon.awssdk.http.SdkHttpResponse;
  *       {@code UNAVAILABLE}: the key may or may not end up taken, so the writer tries again later
  *       or elsewhere rather than treating it as a collision;
  *   <li>any other status, timeouts, refused or reset connections, any other client-side error →
- *       {@code UNAVAILABLE}.
+ *       {@code UNAVAILABLE}. This holds for either HTTP client: the CRT client's failures (its
+ *       {@code HttpException}s, such as {@code AWS_IO_SOCKET_CONNECTION_REFUSED} or {@code
+ *       AWS_ERROR_HTTP_CONNECTION_MANAGER_ACQUISITION_TIMEOUT}) reach us as the SDK's client
+ *       exceptions like Netty's do, and are never read as a store's answer.
  * </ul>
  *
  * Messages name the operation, the store and the key; they carry the S3 error code and message but

@@ -8,6 +8,8 @@ import io.ankusa.claimcheck.store.ClaimStoreProvider;
 import io.ankusa.claimcheck.store.StoreConfig;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigDef;
@@ -32,6 +34,7 @@ public final class S3StoreProvider implements ClaimStoreProvider {
   static final String MAX_CONNECTIONS = "s3.max.connections";
   static final String MULTIPART_THRESHOLD = "s3.multipart.threshold.bytes";
   static final String MULTIPART_PART_SIZE = "s3.multipart.part.bytes";
+  static final String HTTP_CLIENT = "s3.http.client";
 
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9!_.*'()/-]*");
@@ -62,7 +65,12 @@ public final class S3StoreProvider implements ClaimStoreProvider {
               + "the multipart part size.")
       .define(MULTIPART_PART_SIZE, Type.INT, S3StoreSettings.DEFAULT_PART_SIZE,
           Range.atLeast(S3StoreSettings.MIN_PART_SIZE), LOW,
-          "The part size of a multipart upload; at least 5 MiB (S3's minimum).");
+          "The part size of a multipart upload; at least 5 MiB (S3's minimum).")
+      .define(HTTP_CLIENT, Type.STRING, "netty", new HttpClientValidator(), LOW,
+          "The HTTP client under the S3 store: netty (bundled) or crt, the AWS SDK's CRT-based"
+              + " client (native code; add software.amazon.awssdk:aws-crt-client, the same version"
+              + " as the SDK, to your dependencies). Both keep the same timeouts, limits and"
+              + " failure handling.");
 
   @Override
   public Set<String> schemes() {
@@ -100,7 +108,8 @@ public final class S3StoreProvider implements ClaimStoreProvider {
         .pathStyleAccess(config.getBoolean(PATH_STYLE))
         .operationTimeout(config.opDeadline())
         .connectTimeout(Duration.ofMillis(config.getLong(CONNECT_TIMEOUT_MS)))
-        .maxConnections(config.getInt(MAX_CONNECTIONS));
+        .maxConnections(config.getInt(MAX_CONNECTIONS))
+        .httpClient(config.getString(HTTP_CLIENT));
     int threshold = config.getInt(MULTIPART_THRESHOLD);
     int part = config.getInt(MULTIPART_PART_SIZE);
     try {
@@ -138,6 +147,41 @@ public final class S3StoreProvider implements ClaimStoreProvider {
 
   private static String blankToNull(String s) {
     return s == null || s.isBlank() ? null : s.trim();
+  }
+
+  /**
+   * Accepts {@code netty} or {@code crt} (any case), and {@code crt} only when the CRT client's
+   * classes can be loaded, so a missing optional dependency fails at configuration time naming the
+   * key and the artifact.
+   */
+  static final class HttpClientValidator implements ConfigDef.Validator {
+    private static final List<String> CRT_CLASSES = List.of(
+        "software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient", "software.amazon.awssdk.crt.CRT");
+
+    @Override
+    public void ensureValid(String name, Object value) {
+      String v = value == null ? "" : String.valueOf(value).trim().toLowerCase(Locale.ROOT);
+      if (!v.equals("netty") && !v.equals("crt")) {
+        throw new ConfigException(name, value, "must be netty or crt");
+      }
+      if (v.equals("netty")) {
+        return;
+      }
+      for (String c : CRT_CLASSES) {
+        try {
+          Class.forName(c, false, S3StoreProvider.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+          throw new ConfigException(name, value, "the CRT HTTP client is not on the class path"
+              + " (" + c + " is missing): add software.amazon.awssdk:aws-crt-client, the"
+              + " version of the AWS SDK in use, to the application's dependencies");
+        }
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "[netty, crt]";
+    }
   }
 
   /**

@@ -49,6 +49,7 @@ final class S3StoreSettings {
   private final Duration connectTimeout;
   private final int multipartThreshold;
   private final int partSize;
+  private final String httpClient;
 
   private S3StoreSettings(Builder b) {
     this.bucket = b.bucket;
@@ -63,6 +64,12 @@ final class S3StoreSettings {
     this.connectTimeout = b.connectTimeout;
     this.multipartThreshold = b.multipartThreshold;
     this.partSize = b.partSize;
+    this.httpClient = b.httpClient;
+  }
+
+  /** Returns the HTTP client under the SDK: {@code netty} (the default) or {@code crt}. */
+  public String httpClient() {
+    return httpClient;
   }
 
   /** Returns the pack size from which a put is a multipart upload. */
@@ -172,6 +179,8 @@ final class S3StoreSettings {
         + multipartThreshold
         + ", partSize="
         + partSize
+        + ", httpClient="
+        + httpClient
         + "}";
   }
 
@@ -189,8 +198,19 @@ final class S3StoreSettings {
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private int multipartThreshold = DEFAULT_MULTIPART_THRESHOLD;
     private int partSize = DEFAULT_PART_SIZE;
+    private String httpClient = HttpClients.NETTY;
 
     private Builder() {}
+
+    /**
+     * Sets the HTTP client under the SDK: {@code netty} (the default) or {@code crt} (needs the
+     * optional {@code software.amazon.awssdk:aws-crt-client} on the class path when the store is
+     * created).
+     */
+    public Builder httpClient(String httpClient) {
+      this.httpClient = HttpClients.parse(httpClient);
+      return this;
+    }
 
     /**
      * Sets the pack size from which a put is a multipart upload (parts of {@code partSize}, at

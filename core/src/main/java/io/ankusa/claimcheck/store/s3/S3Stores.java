@@ -1,11 +1,7 @@
 package io.ankusa.claimcheck.store.s3;
 
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -13,8 +9,6 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
-import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
@@ -22,22 +16,12 @@ import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 /** Creates S3 claim stores; stateless and thread-safe. */
 final class S3Stores {
 
-  /**
-   * The event loop's quiet period on close. Not 0: the SDK's channel pool, closing, queues
-   * follow-up tasks on the loop (a released channel's listeners, the idle count of a closed one),
-   * and a loop without a quiet period terminates right after one round of tasks, rejecting those
-   * ("Failed to submit a listener notification task. Event loop shut down?", logged at ERROR by a
-   * few closes in every 200: OpenCloseLeakIT). Nobody waits for the loop to end, so this costs a
-   * closing caller nothing: the threads just live this much longer.
-   */
-  private static final long QUIET_MS = 100;
-
   private S3Stores() {}
 
   /**
-   * Returns a store on {@code settings}' bucket and prefix: an AWS SDK v2 async client (Netty HTTP
-   * client) that makes one attempt per call (a second only for a request that met a connection the
-   * server had closed: {@link StaleConnectionRetry}), bounded by the operation timeout, and
+   * Returns a store on {@code settings}' bucket and prefix: an AWS SDK v2 async client (Netty or
+   * CRT HTTP client, {@link S3StoreSettings#httpClient()}) that makes one attempt per call (a
+   * second only for a request that met a connection the server had closed: {@link StaleConnectionRetry}), bounded by the operation timeout, and
    * classifies every outcome by HTTP status. Getting a connection is bounded apart, by {@link
    * S3StoreSettings#connectionAcquisitionTimeout()}, so a store that refuses connections fails fast
    * and the writer moves on to the next store. Close it to release its connections and threads.
@@ -51,17 +35,10 @@ final class S3Stores {
    */
   public static ClaimStore create(S3StoreSettings settings) {
     Objects.requireNonNull(settings, "settings");
-    // Our own event loop, so closing a store does not sit through Netty's default 2 s quiet
-    // period (a producer, a Streams thread or a Connect task closes within its own budget).
-    EventLoopGroup loop = new NioEventLoopGroup(2, new DefaultThreadFactory("claimcheck-s3", true));
+    HttpClients.Built http = HttpClients.build(settings);
     S3AsyncClientBuilder b =
         S3AsyncClient.builder()
-            .httpClientBuilder(
-                NettyNioAsyncHttpClient.builder()
-                    .maxConcurrency(settings.maxConnections())
-                    .connectionTimeout(settings.connectTimeout())
-                    .connectionAcquisitionTimeout(settings.connectionAcquisitionTimeout())
-                    .eventLoopGroup(SdkEventLoopGroup.create(loop)))
+            .httpClientBuilder(http.builder())
             .forcePathStyle(settings.pathStyleAccess())
             .credentialsProvider(credentials(settings))
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
@@ -73,10 +50,9 @@ final class S3Stores {
     settings.endpoint().ifPresent(b::endpointOverride);
     settings.region().map(Region::of).ifPresent(b::region);
     try {
-      return new S3ClaimStore(b.build(), settings,
-          () -> loop.shutdownGracefully(QUIET_MS, 5_000, TimeUnit.MILLISECONDS));
+      return new S3ClaimStore(b.build(), settings, http.afterClose());
     } catch (RuntimeException e) {
-      loop.shutdownGracefully(QUIET_MS, 5_000, TimeUnit.MILLISECONDS);
+      http.afterClose().run();
       if (!(e instanceof SdkException)) {
         throw e;
       }

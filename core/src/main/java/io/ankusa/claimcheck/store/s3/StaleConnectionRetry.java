@@ -15,11 +15,19 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
  * was closed during the request" (3 of 300 racing writers on one client; a GET sharing the client
  * can meet it too). Sending it again at once is safe: GET and HEAD are idempotent, and a
  * put-if-absent that did land before its answer was lost comes back 412, already exists.
+ *
+ * <p>Each HTTP client words it its own way: Netty's {@link #CLOSED_DURING_REQUEST}, the CRT
+ * client's error {@code AWS_ERROR_HTTP_CONNECTION_CLOSED} ({@link #CRT_CONNECTION_CLOSED}, the
+ * message of its {@code HttpException}). Matched by message, so this class needs neither client's
+ * classes. A refused connection, a reset, a timeout: one attempt, as before.
  */
 final class StaleConnectionRetry {
 
   /** The Netty client's message for a connection closed under an unanswered request. */
   static final String CLOSED_DURING_REQUEST = "connection was closed during the request";
+
+  /** The CRT client's message for AWS_ERROR_HTTP_CONNECTION_CLOSED. */
+  static final String CRT_CONNECTION_CLOSED = "The connection has closed or is closing.";
 
   private StaleConnectionRetry() {}
 
@@ -41,7 +49,8 @@ final class StaleConnectionRetry {
     int depth = 0;
     for (Throwable t = failure; t != null && depth < 16; t = t.getCause(), depth++) {
       String message = t.getMessage();
-      if (message != null && message.contains(CLOSED_DURING_REQUEST)) {
+      if (message != null
+          && (message.contains(CLOSED_DURING_REQUEST) || message.contains(CRT_CONNECTION_CLOSED))) {
         return true;
       }
     }

@@ -108,8 +108,10 @@ class S3ClaimStoreContractIT extends ClaimStoreContract {
       assertThat(getNoBucket.awsErrorDetails().errorCode()).isEqualTo("NoSuchBucket");
     }
     // Through the store: both real misses stay NOT_FOUND.
-    assertThat(failure(store.getRange("none", 0, 10, T)).kind()).isEqualTo(Kind.NOT_FOUND);
-    assertThat(failure(store.getRange("none", 0, 0, T)).kind()).isEqualTo(Kind.NOT_FOUND);
+    StoreException get = failure(store.getRange("none", 0, 10, T));
+    assertThat(get.kind()).as("%s", get).isEqualTo(Kind.NOT_FOUND);
+    StoreException head = failure(store.getRange("none", 0, 0, T));
+    assertThat(head.kind()).as("%s", head).isEqualTo(Kind.NOT_FOUND);
   }
 
   @Test

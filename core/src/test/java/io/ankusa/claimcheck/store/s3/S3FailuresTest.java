@@ -9,7 +9,11 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.crt.CRT;
+import software.amazon.awssdk.crt.http.HttpException;
+import software.amazon.awssdk.http.crt.internal.CrtUtils;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
@@ -155,6 +159,34 @@ class S3FailuresTest {
         .isEqualTo(Kind.UNAVAILABLE);
     assertThat(classify(new IllegalStateException("bug"), Op.DELETE).kind())
         .isEqualTo(Kind.UNAVAILABLE);
+  }
+
+  /**
+   * The CRT HTTP client's transport failures, built as the SDK builds them (its HttpException,
+   * messages from the native library, wrapped by the SDK's CrtUtils then SdkClientException): all
+   * UNAVAILABLE, never a final answer, and the message says what happened.
+   */
+  @Test
+  void theCrtClientsTransportFailuresAreUnavailable() {
+    Map<String, String> seen = new java.util.TreeMap<>();
+    for (int code = 1; code < 0x4000; code++) {
+      String name = CRT.awsErrorName(code);
+      if (name != null && (name.startsWith("AWS_IO_SOCKET") || name.startsWith("AWS_ERROR_HTTP")
+          || name.startsWith("AWS_IO_TLS") || name.equals("AWS_IO_BROKEN_PIPE")
+          || name.startsWith("AWS_IO_DNS"))) {
+        Throwable t = SdkClientException.create("Unable to execute HTTP request: x",
+            CrtUtils.wrapCrtException(new HttpException(code)));
+        for (Op op : Op.values()) {
+          StoreException e = classify(t, op);
+          assertThat(e.kind()).as("%s %s", name, op).isEqualTo(Kind.UNAVAILABLE);
+          assertThat(e).hasMessageContaining(CRT.awsErrorString(code));
+        }
+        seen.put(name, CRT.awsErrorString(code));
+      }
+    }
+    assertThat(seen).containsKeys("AWS_IO_SOCKET_CONNECTION_REFUSED", "AWS_IO_SOCKET_TIMEOUT",
+        "AWS_ERROR_HTTP_CONNECTION_CLOSED", "AWS_ERROR_HTTP_CONNECTION_MANAGER_ACQUISITION_TIMEOUT",
+        "AWS_ERROR_HTTP_RESPONSE_FIRST_BYTE_TIMEOUT");
   }
 
   @Test

@@ -91,4 +91,15 @@ class S3StoreSettingsTest {
         .contains("s3://b/p", "AKIDEXAMPLE", "eu-west-1", "http://127.0.0.1:9000")
         .doesNotContain("wJalrXUtnFEMI-very-secret");
   }
+
+  @Test
+  void theHttpClientIsNettyByDefaultCrtWhenChosenAndNothingElse() {
+    assertThat(S3StoreSettings.builder().bucket("b").build().httpClient()).isEqualTo("netty");
+    S3StoreSettings crt = S3StoreSettings.builder().bucket("b").httpClient("CRT").build();
+    assertThat(crt.httpClient()).isEqualTo("crt");
+    assertThat(crt.toString()).contains("httpClient=crt");
+    assertThatThrownBy(() -> S3StoreSettings.builder().httpClient("apache5"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("httpClient");
+  }
 }

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.net.ConnectException;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.crt.CRT;
+import software.amazon.awssdk.crt.http.HttpException;
+import software.amazon.awssdk.http.crt.internal.CrtUtils;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -24,6 +27,34 @@ class StaleConnectionRetryTest {
         + " request will usually succeed on a retry, but if it does not: ...");
     assertThat(StaleConnectionRetry.isClosedConnection(wrapped(closed))).isTrue();
     assertThat(StaleConnectionRetry.isClosedConnection(closed)).isTrue();
+  }
+
+  /** The CRT client's own exception (its message comes from the native library), as the SDK wraps it. */
+  private static Throwable crt(String errorName) {
+    for (int code = 1; code < 0x4000; code++) {
+      if (errorName.equals(CRT.awsErrorName(code))) {
+        HttpException e = new HttpException(code);
+        return wrapped(CrtUtils.wrapWithIoExceptionIfRetryable(e) instanceof IOException io
+            ? io : e);
+      }
+    }
+    throw new AssertionError("no CRT error named " + errorName);
+  }
+
+  @Test
+  void theCrtClientsClosedConnectionIsRetried() {
+    assertThat(StaleConnectionRetry.isClosedConnection(crt("AWS_ERROR_HTTP_CONNECTION_CLOSED")))
+        .isTrue();
+  }
+
+  @Test
+  void theCrtClientsOtherTransportFailuresGetOneAttempt() {
+    for (String name : new String[] {"AWS_IO_SOCKET_CONNECTION_REFUSED", "AWS_IO_SOCKET_TIMEOUT",
+        "AWS_IO_SOCKET_CLOSED", "AWS_IO_BROKEN_PIPE",
+        "AWS_ERROR_HTTP_CONNECTION_MANAGER_ACQUISITION_TIMEOUT",
+        "AWS_ERROR_HTTP_RESPONSE_FIRST_BYTE_TIMEOUT"}) {
+      assertThat(StaleConnectionRetry.isClosedConnection(crt(name))).as(name).isFalse();
+    }
   }
 
   @Test

@@ -1,0 +1,21 @@
+package io.ankusa.claimcheck.store.s3;
+
+import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
+import software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient;
+
+/**
+ * The only class that names the optional CRT HTTP client, so the store loads without it; stateless
+ * and thread-safe.
+ */
+final class CrtHttpClient {
+
+  private CrtHttpClient() {}
+
+  /** Returns a CRT client builder bounded like the Netty one (connections, connect, acquire). */
+  static SdkAsyncHttpClient.Builder<?> builder(S3StoreSettings settings) {
+    return AwsCrtAsyncHttpClient.builder()
+        .maxConcurrency(settings.maxConnections())
+        .connectionTimeout(settings.connectTimeout())
+        .connectionAcquisitionTimeout(settings.connectionAcquisitionTimeout());
+  }
+}
