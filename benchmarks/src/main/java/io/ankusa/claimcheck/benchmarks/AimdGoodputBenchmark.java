@@ -144,7 +144,9 @@ public class AimdGoodputBenchmark {
 
   @Benchmark
   public void redeem(Outcomes o) {
-    FetchKey key = FetchKey.bytes("tenant-a", "00ab", (int) (seq.getAndIncrement() & 0x7fffffff));
+    // A fresh range of one pack per call: every redeem misses the cache and reaches the store.
+    long n = seq.getAndIncrement() & 0x7fffffffL;
+    FetchKey key = FetchKey.range("tenant-a", "00ab", n * VALUE.length, VALUE.length);
     try {
       reader.fetch(key, 0, this::storeGet, Ticker.system().read() + deadlineNanos).join();
       o.ok++;

@@ -70,8 +70,9 @@ public class CacheHitBenchmark {
     gated = ClaimReaders.create(settings.toBuilder().maxConcurrentReads(1024).build());
     deadline = Ticker.system().read() + TimeUnit.HOURS.toNanos(1);
     for (int i = 0; i < KEYS; i++) {
-      keys[i] = FetchKey.bytes("tenant-a", String.format("%016x", i * 0x9E3779B97F4A7C15L), i % 4);
       byte[] value = new byte[256];
+      keys[i] = FetchKey.range("tenant-a", String.format("%016x", i * 0x9E3779B97F4A7C15L),
+          (long) (i % 4) * value.length, value.length);
       bare.put(keys[i], value);
       CompletableFuture<byte[]> answer = CompletableFuture.completedFuture(value);
       reader.fetch(keys[i], 0, () -> answer, deadline).join();

@@ -76,9 +76,9 @@ public class CoalescingBenchmark {
 
   @Benchmark
   public int thousandConcurrentRedeemsOfOneUncachedKey() throws Exception {
-    FetchKey key = FetchKey.bytes("tenant-a", Integer.toHexString(++round), 0);
-    AtomicInteger gets = new AtomicInteger();
     byte[] value = new byte[1024];
+    FetchKey key = FetchKey.range("tenant-a", Integer.toHexString(++round), 0, value.length);
+    AtomicInteger gets = new AtomicInteger();
     Supplier<CompletableFuture<byte[]>> fn = () -> {
       gets.incrementAndGet();
       CompletableFuture<byte[]> f = new CompletableFuture<>();

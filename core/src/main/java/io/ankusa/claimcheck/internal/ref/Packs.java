@@ -21,11 +21,21 @@ import java.util.zip.CRC32;
  *   claims (the stored bytes, in index order, back to back)
  * </pre>
  *
- * <p>A reader fetches the header with one ranged GET, learns the index length, and fetches the
- * index (or fetches header + index together when it can guess the size), then each claim by its
- * entry; a ref carries its claim's offset, so redeeming one claim needs a single ranged GET. The
- * header's CRC32 covers the header and the index; each claim's CRC32C is in its entry. A one-claim
- * pack costs {@value PackFormat#HEADER_LENGTH} + {@value PackFormat#ENTRY_LENGTH_V1} bytes.
+ * <p>The header's CRC32 covers the header and the index; each claim's CRC32C is in its entry. A
+ * one-claim pack costs {@value PackFormat#HEADER_LENGTH} + {@value PackFormat#ENTRY_LENGTH_V1}
+ * bytes.
+ *
+ * <p><b>Who reads the index.</b> The redeem path never does: a ref carries its claim's offset,
+ * length, CRC32C and codec, so a redeem is one ranged GET of exactly the claim's bytes, checked by
+ * {@link #checkClaim(ClaimRef, byte[])}. Every pack still carries its index (one-claim packs from
+ * the serializer, several claims per pack from {@code ClaimCheck.checkInAll} and the pipelined
+ * {@code ClaimCheckProducer}), so a pack describes itself: {@link #parseHeader}, {@link
+ * #parseIndex}, {@link #readClaim} and {@link #toRef(Tenant, PackId, PackEntry)} let a tool list a
+ * pack's claims and check them without the refs. No {@code src/main} code of any module calls
+ * those four today; {@code PacksTest} and {@code PackPropertiesTest} (round trips, damaged and
+ * arbitrary bytes) keep them and the on-the-wire format working. A tool reads the header with one
+ * ranged GET, learns the index length, and reads the index (or header and index together when it
+ * can guess the size), then each claim by its entry.
  */
 public final class Packs {
 

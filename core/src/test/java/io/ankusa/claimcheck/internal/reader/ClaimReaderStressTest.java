@@ -124,7 +124,7 @@ class ClaimReaderStressTest {
           int store = r.nextInt(STORES);
           int key = r.nextInt(KEYS);
           fetches.incrementAndGet();
-          CompletableFuture<byte[]> f = reader.fetch(FetchKey.bytes("t", "ab", key), store,
+          CompletableFuture<byte[]> f = reader.fetch(FetchKey.range("t", "ab", 64L * key, 64), store,
               fn(store, key), ticker.read() + TimeUnit.MICROSECONDS.toNanos(200 + r.nextInt(8000)));
           check(f, key);
           for (StoreStats s : reader.stats().values()) {

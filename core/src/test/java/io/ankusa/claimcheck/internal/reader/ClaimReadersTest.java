@@ -21,7 +21,7 @@ class ClaimReadersTest {
   @Test
   void eachCreatedReaderIsItsOwn() {
     ReaderSettings s = settings(6);
-    FetchKey key = FetchKey.bytes("t", "ab", 0);
+    FetchKey key = FetchKey.range("t", "ab", 0, 64);
     try (ClaimReader a = ClaimReaders.create(s); ClaimReader b = ClaimReaders.create(s)) {
       assertThat(a.stats().get(0).limit()).isEqualTo(6);
       a.fetch(key, 0, () -> CompletableFuture.completedFuture(new byte[] {1}),
@@ -37,7 +37,7 @@ class ClaimReadersTest {
     ClaimReader r = ClaimReaders.create(settings(4));
     r.close();
     assertThat(scheduler.pending()).as("the stopped reader's tick is cancelled").isZero();
-    assertThat(r.fetch(FetchKey.bytes("t", "ab", 0), 0,
+    assertThat(r.fetch(FetchKey.range("t", "ab", 0, 64), 0,
         () -> CompletableFuture.completedFuture(new byte[] {1}), ticker.in(Duration.ofSeconds(1))))
         .isCompletedExceptionally();
   }

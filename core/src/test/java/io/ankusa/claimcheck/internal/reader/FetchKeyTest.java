@@ -9,24 +9,25 @@ class FetchKeyTest {
 
   @Test
   void keysOfTheSameReadAreEqualAndOthersAreNot() {
-    assertThat(FetchKey.index("t", "ab")).isEqualTo(FetchKey.index("t", "ab"))
-        .hasSameHashCodeAs(FetchKey.index("t", "ab"));
-    assertThat(FetchKey.bytes("t", "ab", 1)).isEqualTo(FetchKey.bytes("t", "ab", 1));
-    assertThat(FetchKey.range("t", "ab", 5, 10)).isEqualTo(FetchKey.range("t", "ab", 5, 10));
-    assertThat(FetchKey.index("t", "ab")).isNotEqualTo(FetchKey.bytes("t", "ab", 0));
-    assertThat(FetchKey.bytes("t", "ab", 0)).isNotEqualTo(FetchKey.bytes("t", "ab", 1));
-    assertThat(FetchKey.bytes("t", "ab", 0)).isNotEqualTo(FetchKey.bytes("u", "ab", 0));
+    assertThat(FetchKey.range("t", "ab", 5, 10)).isEqualTo(FetchKey.range("t", "ab", 5, 10))
+        .hasSameHashCodeAs(FetchKey.range("t", "ab", 5, 10));
+    assertThat(FetchKey.range("t", "ab", 5, 10))
+        .isEqualTo(new FetchKey(new String("t"), new String("ab"), 5, 10));
     assertThat(FetchKey.range("t", "ab", 5, 10)).isNotEqualTo(FetchKey.range("t", "ab", 5, 11));
+    assertThat(FetchKey.range("t", "ab", 5, 10)).isNotEqualTo(FetchKey.range("t", "ab", 6, 10));
+    assertThat(FetchKey.range("t", "ab", 5, 10)).isNotEqualTo(FetchKey.range("t", "ac", 5, 10));
+    assertThat(FetchKey.range("t", "ab", 5, 10)).isNotEqualTo(FetchKey.range("u", "ab", 5, 10));
   }
 
   @Test
   void invalidKeysAreRefusedNamingWhatIsWrong() {
-    assertThatThrownBy(() -> FetchKey.index("", "ab")).hasMessageContaining("tenant");
-    assertThatThrownBy(() -> FetchKey.index("t", null)).hasMessageContaining("packIdHex");
-    assertThatThrownBy(() -> FetchKey.bytes("t", "ab", -1)).hasMessageContaining("claimIndex=-1");
+    assertThatThrownBy(() -> FetchKey.range("", "ab", 0, 1)).hasMessageContaining("tenant");
+    assertThatThrownBy(() -> FetchKey.range(null, "ab", 0, 1)).hasMessageContaining("tenant");
+    assertThatThrownBy(() -> FetchKey.range("t", null, 0, 1)).hasMessageContaining("packIdHex");
+    assertThatThrownBy(() -> FetchKey.range("t", "", 0, 1)).hasMessageContaining("packIdHex");
     assertThatThrownBy(() -> FetchKey.range("t", "ab", -1, 5)).hasMessageContaining("first=-1");
     assertThatThrownBy(() -> FetchKey.range("t", "ab", 0, 0)).hasMessageContaining("length=0");
-    assertThatThrownBy(() -> new FetchKey(FetchKey.Kind.INDEX, "t", "ab", 2, 0, 0))
-        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> FetchKey.range("t", "ab", 0, -3)).hasMessageContaining("length=-3");
+    assertThat(FetchKey.range("t", "ab", 0, 1).first()).as("a range may start at byte 0").isZero();
   }
 }

@@ -47,8 +47,9 @@ abstract class ReaderTestSupport {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
+  /** Distinct keys for distinct {@code i} (>= 0): the i-th 64-byte range of one of 16 packs. */
   static FetchKey key(int i) {
-    return FetchKey.bytes("t1", "00000000000000a" + Integer.toHexString(i % 16), i);
+    return FetchKey.range("t1", "00000000000000a" + Integer.toHexString(i % 16), 64L * i, 64);
   }
 
   long in(Duration d) {
