@@ -5,11 +5,13 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A cumulative count that the thread counting most pays a plain store for; thread-safe.
+ * A cumulative count whose increment costs the thread owning it (the first to count) one plain
+ * store; thread-safe.
  *
- * <p>A serde instance is nearly always driven by one thread (a consumer's poll thread, a
- * producer's sending thread), but may be shared (one serde object in a Kafka Streams topology
- * serves every stream thread). So the first thread to count becomes the owner, for good, and
+ * <p>A deserializer is nearly always driven by one thread (its consumer's poll thread), a
+ * serializer often is (the one thread calling {@code send}), but either may be shared: a
+ * producer shared by application threads, one serde object in a Kafka Streams topology serving
+ * every stream thread. So the first thread to count becomes the owner, for good, and
  * counts in a field no other thread writes; every other thread counts in a {@link LongAdder}.
  *
  * <p>Invariants: {@code owner} is set at most once (by compare-and-set from null) and never
