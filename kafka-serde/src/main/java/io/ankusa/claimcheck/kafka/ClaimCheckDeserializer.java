@@ -48,7 +48,13 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
       Deserializer<T> inner,
       AutoCloseable owned,
       boolean isKey,
-      PollBudget budget) {}
+      PollBudget budget,
+      boolean closed) {
+
+    State<T> asClosed() {
+      return new State<>(claimCheck, inner, owned, isKey, budget, true);
+    }
+  }
 
   /**
    * A deserializer whose inner serde comes from {@code claimcheck.value.serde}/{@code key.serde}.
@@ -96,7 +102,10 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
             PollBoundaries::epoch,
             serdeConfig.maxPollRecords());
     State<T> previous = state;
-    state = new State<>(cc, inner, owned, isKey, budget);
+    state = new State<>(cc, inner, owned, isKey, budget, false);
+    if (closed.get()) { // closed before (or while) configuring: stay closed
+      state = state.asClosed();
+    }
     if (previous != null) { // configured again: drop the old handles, keep a given inner
       previous.claimCheck.close();
       if (previous.owned != owned) {
@@ -170,16 +179,22 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
     return e;
   }
 
+  /**
+   * The state to work with: one volatile read on the hot path (the closed flag is part of it), the
+   * messages built off it.
+   */
   private State<T> configured() {
     State<T> s = state;
-    if (s == null) {
-      throw new IllegalStateException(
-          "ClaimCheckDeserializer is not configured: call configure() first");
-    }
-    if (closed.get()) {
-      throw new IllegalStateException("ClaimCheckDeserializer is closed");
+    if (s == null || s.closed) {
+      throw unusable(s);
     }
     return s;
+  }
+
+  private static IllegalStateException unusable(State<?> s) {
+    return new IllegalStateException(s == null
+        ? "ClaimCheckDeserializer is not configured: call configure() first"
+        : "ClaimCheckDeserializer is closed");
   }
 
   /** The counts behind the plugin metrics (for tests). */
@@ -199,6 +214,7 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
     if (closed.compareAndSet(false, true)) {
       State<T> s = state;
       if (s != null) {
+        state = s.asClosed();
         Handles.closeQuietly(s.owned, "inner deserializer");
         s.claimCheck.close();
       } else if (given != null) {

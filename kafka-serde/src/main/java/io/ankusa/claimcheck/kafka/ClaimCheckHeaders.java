@@ -50,9 +50,15 @@ public final class ClaimCheckHeaders {
     headers.add(marker(isKey), new byte[] {(byte) ('0' + refVersion)});
   }
 
-  /** Removes a stale marker (Streams forwards input headers to its output). */
+  /**
+   * Removes a stale marker (Streams forwards input headers to its output); headers without one are
+   * only read, never written (so read-only headers without a marker are fine).
+   */
   public static void unmark(Headers headers, boolean isKey) {
-    headers.remove(marker(isKey));
+    String marker = marker(isKey);
+    if (headers.lastHeader(marker) != null) { // a scan without the iterator remove() allocates
+      headers.remove(marker);
+    }
   }
 
   /** Whether {@code headers} carry the marker; false for null headers. */

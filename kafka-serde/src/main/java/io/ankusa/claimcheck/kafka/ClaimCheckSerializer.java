@@ -46,7 +46,13 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
       AutoCloseable owned,
       boolean isKey,
       int threshold,
-      boolean claimKeys) {}
+      boolean claimKeys,
+      boolean closed) {
+
+    State<T> asClosed() {
+      return new State<>(claimCheck, inner, owned, isKey, threshold, claimKeys, true);
+    }
+  }
 
   /** A serializer whose inner serde comes from {@code claimcheck.value.serde}/{@code key.serde}. */
   public ClaimCheckSerializer() {
@@ -85,7 +91,11 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
             owned,
             isKey,
             config.getInt(ClaimCheckConfig.THRESHOLD_BYTES),
-            config.getBoolean(ClaimCheckConfig.KEYS_ENABLED));
+            config.getBoolean(ClaimCheckConfig.KEYS_ENABLED),
+            false);
+    if (closed.get()) { // closed before (or while) configuring: stay closed
+      state = state.asClosed();
+    }
     if (previous != null) { // configured again: drop the old handles, keep a given inner
       previous.claimCheck.close();
       if (previous.owned != owned) {
@@ -119,16 +129,22 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
     return ClaimEmit.ref(headers, s.isKey, ref);
   }
 
+  /**
+   * The state to work with: one volatile read on the hot path (the closed flag is part of it), the
+   * messages built off it.
+   */
   private State<T> configured() {
     State<T> s = state;
-    if (s == null) {
-      throw new IllegalStateException(
-          "ClaimCheckSerializer is not configured: call configure() first");
-    }
-    if (closed.get()) {
-      throw new IllegalStateException("ClaimCheckSerializer is closed");
+    if (s == null || s.closed) {
+      throw unusable(s);
     }
     return s;
+  }
+
+  private static IllegalStateException unusable(State<?> s) {
+    return new IllegalStateException(s == null
+        ? "ClaimCheckSerializer is not configured: call configure() first"
+        : "ClaimCheckSerializer is closed");
   }
 
   /** The counts behind the plugin metrics (for tests). */
@@ -142,6 +158,7 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
     if (closed.compareAndSet(false, true)) {
       State<T> s = state;
       if (s != null) {
+        state = s.asClosed();
         release(s);
       } else if (given != null) {
         Handles.closeQuietly(given, "inner serializer");

@@ -6,7 +6,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The counts a serializer or deserializer keeps, shown as Kafka plugin metrics beside the client's
@@ -15,21 +14,22 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Metrics (each a cumulative total): {@code claimcheck-claimed-total} (values checked in, or
  * refs redeemed), {@code claimcheck-inline-total} (values passed through untouched) and {@code
  * claimcheck-failed-total} with a {@code reason} tag per {@link ClaimCheckFailure.Reason}.
- * Counting never throws and works whether or not the client binds plugin metrics.
+ * Counting never throws and works whether or not the client binds plugin metrics; it costs the
+ * thread that counts most a plain store ({@link Tally}), since an inline record must cost nothing.
  */
 final class SerdeMetrics {
 
   private final String what;
-  private final LongAdder claimed = new LongAdder();
-  private final LongAdder inline = new LongAdder();
-  private final Map<ClaimCheckFailure.Reason, LongAdder> failed =
+  private final Tally claimed = new Tally();
+  private final Tally inline = new Tally();
+  private final Map<ClaimCheckFailure.Reason, Tally> failed =
       new EnumMap<>(ClaimCheckFailure.Reason.class);
 
   /** {@code what} describes a claimed record in metric docs ("checked in" or "redeemed"). */
   SerdeMetrics(String what) {
     this.what = what;
     for (ClaimCheckFailure.Reason r : ClaimCheckFailure.Reason.values()) {
-      failed.put(r, new LongAdder());
+      failed.put(r, new Tally());
     }
   }
 
@@ -63,7 +63,7 @@ final class SerdeMetrics {
         new LinkedHashMap<>(), claimed);
     each.accept("claimcheck-inline-total", "Records passed through inline, untouched.",
         new LinkedHashMap<>(), inline);
-    for (Map.Entry<ClaimCheckFailure.Reason, LongAdder> e : failed.entrySet()) {
+    for (Map.Entry<ClaimCheckFailure.Reason, Tally> e : failed.entrySet()) {
       LinkedHashMap<String, String> tags = new LinkedHashMap<>();
       tags.put("reason", e.getKey().name().toLowerCase(Locale.ROOT));
       each.accept("claimcheck-failed-total", "Records that failed, by reason.", tags, e.getValue());
@@ -73,6 +73,6 @@ final class SerdeMetrics {
   /** One count, as {@link #forEach} hands it out. */
   @FunctionalInterface
   interface Each {
-    void accept(String name, String doc, LinkedHashMap<String, String> tags, LongAdder counter);
+    void accept(String name, String doc, LinkedHashMap<String, String> tags, Tally counter);
   }
 }

@@ -405,6 +405,69 @@ class ClaimCheckSerdeTest {
   }
 
   @Test
+  void aClosedSerdeStaysClosedEvenIfConfiguredAgain() {
+    ClaimCheckSerializer<byte[]> s = serializer(config(), false);
+    ClaimCheckDeserializer<byte[]> d = deserializer(config(), false);
+    s.close();
+    d.close();
+    assertThatThrownBy(() -> s.serialize(TOPIC, new byte[1]))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> d.deserialize(TOPIC, new byte[1]))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    s.configure(config(), false);
+    d.configure(config(), false);
+    assertThatThrownBy(() -> s.serialize(TOPIC, new RecordHeaders(), new byte[1]))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> d.deserialize(TOPIC, new RecordHeaders(), ByteBuffer.wrap(new byte[1])))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+  }
+
+  @Test
+  void usingAnUnconfiguredDeserializerIsAClearError() {
+    assertThatThrownBy(() -> new ClaimCheckDeserializer<byte[]>().deserialize(TOPIC, new byte[1]))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("configure");
+  }
+
+  @Test
+  void everyInlineRecordIsCountedWhateverTheOverloadAndThread() throws InterruptedException {
+    ClaimCheckSerializer<byte[]> s = serializer(config(), false);
+    ClaimCheckDeserializer<byte[]> d = deserializer(config(), false);
+    byte[] small = random(50, 16);
+    Runnable oneOfEach = () -> {
+      assertThat(s.serialize(TOPIC, small)).isSameAs(small);
+      assertThat(s.serialize(TOPIC, new RecordHeaders(), small)).isSameAs(small);
+      assertThat(d.deserialize(TOPIC, small)).isSameAs(small);
+      assertThat(d.deserialize(TOPIC, new RecordHeaders(), small)).isSameAs(small);
+      assertThat(d.deserialize(TOPIC, new RecordHeaders(), ByteBuffer.wrap(small)))
+          .isEqualTo(small);
+    };
+    oneOfEach.run(); // this thread
+    Thread other = new Thread(oneOfEach); // a serde shared by two stream threads
+    other.start();
+    other.join();
+    assertThat(s.metrics().inlineCount()).isEqualTo(4);
+    assertThat(d.metrics().inlineCount()).isEqualTo(6);
+    assertThat(d.metrics().claimedCount()).isZero();
+  }
+
+  @Test
+  void inlinePassLeavesReadOnlyHeadersWithoutAMarkerAlone() {
+    // A resent ProducerRecord: the producer made its headers read-only on the first send.
+    ClaimCheckSerializer<byte[]> s = serializer(config(), false);
+    RecordHeaders h = new RecordHeaders();
+    h.add("trace-id", new byte[] {1});
+    h.setReadOnly();
+    byte[] small = random(10, 17);
+    assertThat(s.serialize(TOPIC, h, small)).isSameAs(small);
+    assertThat(h.lastHeader("trace-id")).isNotNull();
+  }
+
+  @Test
   void usingAnUnconfiguredSerializerIsAClearError() {
     assertThatThrownBy(() -> new ClaimCheckSerializer<byte[]>().serialize(TOPIC, new byte[1]))
         .isInstanceOf(IllegalStateException.class)
