@@ -205,10 +205,11 @@ class ClaimCheckProducerIT {
     c.put(ClaimCheckProducer.WRITE_MAX_INFLIGHT, 1); // B's PUT is the first after the fault
     try (ClaimCheckProducer<String, byte[]> p = producer(c)) {
       p.send(new ProducerRecord<>(topic, "k", value(0, 0, true))).get();
-      proxy.inject(Fault.hang(Duration.ofMillis(300)), "PUT"); // so C and D queue behind B
+      // B's PUT, the next one, fails; a 403 ends a write at once (a 500 would be retried inside
+      // the write deadline). It answers after 300 ms, so C and D queue behind B. The fault is
+      // armed before B is sent: armed after, B's PUT could reach the proxy first and succeed.
+      proxy.failTimes(1, Fault.forbiddenAfter(Duration.ofMillis(300)), "PUT");
       Future<RecordMetadata> b = p.send(new ProducerRecord<>(topic, "k", value(0, 1, true)));
-      // A 403 ends a write at once (a 500 would now be retried inside the write deadline).
-      proxy.failTimes(1, Fault.forbidden(), "PUT");
       Future<RecordMetadata> cSmall = p.send(new ProducerRecord<>(topic, "k", value(0, 2, false)));
       Future<RecordMetadata> d = p.send(new ProducerRecord<>(topic, "k", value(0, 3, true)));
       p.flush();

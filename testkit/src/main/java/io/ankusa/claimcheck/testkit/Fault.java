@@ -60,6 +60,15 @@ public final class Fault {
     return new Fault(Type.FORBIDDEN, null);
   }
 
+  /**
+   * 403 with an S3 {@code AccessDenied} error, answered only after {@code delay}: a request that
+   * must fail, but not before others have queued behind it.
+   */
+  public static Fault forbiddenAfter(Duration delay) {
+    requireNonNegative(delay, "delay");
+    return new Fault(Type.FORBIDDEN, delay);
+  }
+
   /** 500 with an S3 {@code InternalError} error. */
   public static Fault serverError() {
     return new Fault(Type.SERVER_ERROR, null);
@@ -132,7 +141,8 @@ public final class Fault {
       case TOO_MANY_REQUESTS:
         return error(429, "TooManyRequests", "Too many requests.");
       case FORBIDDEN:
-        return error(403, "AccessDenied", "Access Denied");
+        ResponseDefinitionBuilder denied = error(403, "AccessDenied", "Access Denied");
+        return duration == null ? denied : denied.withFixedDelay((int) duration.toMillis());
       case SERVER_ERROR:
         return error(500, "InternalError", "We encountered an internal error. Please try again.");
       case HANG:
