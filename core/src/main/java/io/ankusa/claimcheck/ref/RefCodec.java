@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.ref;
 
-import io.ankusa.claimcheck.internal.ref.Bytes;
-import io.ankusa.claimcheck.internal.ref.Checksums;
+import io.ankusa.claimcheck.internal.wire.Bytes;
+import io.ankusa.claimcheck.internal.wire.Checksums;
 import io.ankusa.claimcheck.ref.MalformedRefException.Reason;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.ref;
 
-import io.ankusa.claimcheck.internal.ref.Bytes;
+import io.ankusa.claimcheck.internal.wire.Bytes;
 
 
 /**

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.ref;
 
-import io.ankusa.claimcheck.internal.ref.Checksums;
+import io.ankusa.claimcheck.internal.wire.Checksums;
 import io.ankusa.claimcheck.internal.ref.PackEntry;
 import io.ankusa.claimcheck.internal.ref.PackEntryInput;
 import static org.assertj.core.api.Assertions.assertThat;

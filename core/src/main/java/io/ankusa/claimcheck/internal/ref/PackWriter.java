@@ -1,5 +1,7 @@
 package io.ankusa.claimcheck.internal.ref;
 
+import io.ankusa.claimcheck.internal.wire.Checksums;
+import io.ankusa.claimcheck.internal.wire.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

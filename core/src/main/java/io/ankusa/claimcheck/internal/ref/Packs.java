@@ -1,5 +1,7 @@
 package io.ankusa.claimcheck.internal.ref;
 
+import io.ankusa.claimcheck.internal.wire.Checksums;
+import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.ref.ClaimId;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.internal.ref;
 
+import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.ref.Codec;
 import static org.assertj.core.api.Assertions.assertThat;
 

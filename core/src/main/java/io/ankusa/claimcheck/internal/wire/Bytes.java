@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.ref;
+package io.ankusa.claimcheck.internal.wire;
 
 /** Big-endian reads and writes into byte arrays; stateless and thread-safe. */
 public final class Bytes {

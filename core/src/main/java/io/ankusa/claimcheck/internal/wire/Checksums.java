@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.ref;
+package io.ankusa.claimcheck.internal.wire;
 
 import java.util.Objects;
 import java.util.zip.CRC32;
