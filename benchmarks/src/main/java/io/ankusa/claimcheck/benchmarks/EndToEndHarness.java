@@ -69,8 +69,12 @@ public final class EndToEndHarness {
     }
   }
 
-  /** Nanoseconds (wall) and process CPU nanoseconds of one pass. */
-  record Timed(long nanos, long cpuNanos) {
+  /** Nanoseconds (wall), process CPU nanoseconds and their split by thread group of one pass. */
+  record Timed(long nanos, long cpuNanos, ThreadCpu.Split split) {
+    long clientCpuNanos() {
+      return split.client();
+    }
+
     double mibPerSec(Size s) {
       return s.mebibytes() / (nanos / 1e9);
     }
@@ -123,6 +127,12 @@ public final class EndToEndHarness {
     claimcheck.put("claimcheck.s3.path.style.access", "true");
     claimcheck.put("claimcheck.s3.access.key.id", s3.accessKey());
     claimcheck.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    // -Dclaimcheck.<key>=<value>: a config key for ours (e.g. claimcheck.s3.http.client=crt)
+    for (String k : System.getProperties().stringPropertyNames()) {
+      if (k.startsWith("claimcheck.")) {
+        claimcheck.put(k, System.getProperty(k));
+      }
+    }
   }
 
   public static void main(String[] args) throws Exception {
@@ -153,6 +163,7 @@ public final class EndToEndHarness {
       via = !throughProxy ? "S3Proxy direct"
           : "S3Proxy behind the WireMock fault proxy, " + getLatencyMs + " ms added to every GET";
       System.out.printf("S3: %s; load average at start: %s%n", via, loadAverage());
+      System.out.printf("claim-check keys beyond the store's: %s%n", extraKeys(h.claimcheck));
       long warm = System.nanoTime();
       h.run(new Size(256 << 10, 200)); // JIT, connections, topic metadata; not reported
       System.out.printf("warm-up (256 KiB x 200, every pass) took %.1f s%n",
@@ -166,6 +177,7 @@ public final class EndToEndHarness {
       h.close();
     }
     summary(results);
+    clientSummary(results);
     EndToEndPlot.write(png, results, via + "; load average at end: " + loadAverage());
     System.out.println("plot: " + png.toAbsolutePath());
     System.exit(0);
@@ -181,11 +193,11 @@ public final class EndToEndHarness {
     Timed inP =
         timed(
             s.label() + " produce inline",
-            () -> Passes.produce(inlineProducer, inlineTopic, s, values));
+            m -> Passes.produce(inlineProducer, inlineTopic, s, values, m));
     Timed ourP =
         timed(
             s.label() + " produce ours",
-            () -> Passes.produce(oursProducer, oursTopic, s, values));
+            m -> Passes.produce(oursProducer, oursTopic, s, values, m));
 
     Map<String, Object> inlineConsumer = consumer(BYTES_DESERIALIZER);
     inlineConsumer.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
@@ -201,15 +213,15 @@ public final class EndToEndHarness {
     Timed inC =
         timed(
             s.label() + " consume inline",
-            () -> Passes.consume(inlineConsumer, inlineTopic, s, values, null));
+            m -> Passes.consume(inlineConsumer, inlineTopic, s, values, null, m));
     Timed ourC =
         timed(
             s.label() + " consume ours",
-            () -> Passes.consume(oursConsumer, oursTopic, s, values, null));
+            m -> Passes.consume(oursConsumer, oursTopic, s, values, null, m));
     Timed preC =
         timed(
             s.label() + " consume prefetch",
-            () -> Passes.consume(prefetchConsumer, oursTopic, s, values, claimcheck));
+            m -> Passes.consume(prefetchConsumer, oursTopic, s, values, claimcheck, m));
     if (proxy != null) {
       System.out.printf("  store requests through the proxy so far: %d PUT, %d GET%n",
           proxy.requestCount("PUT"), proxy.requestCount("GET"));
@@ -218,17 +230,63 @@ public final class EndToEndHarness {
   }
 
   private interface Pass {
-    long run() throws Exception;
+    long run(Passes.Meter meter) throws Exception;
   }
 
-  /** Runs {@code pass}, printing its wall-clock bounds (epoch ms) so a recording can be cut. */
+  /**
+   * Runs {@code pass}, measuring CPU by thread group from its clock's start to its stop (before
+   * its clients close), and prints its wall-clock bounds (epoch ms) so a recording can be cut.
+   */
   private static Timed timed(String name, Pass pass) throws Exception {
-    long from = System.currentTimeMillis();
-    long cpu0 = processCpuNanos();
-    long nanos = pass.run();
-    long cpu = processCpuNanos() - cpu0;
-    System.out.printf("  pass %s: %d..%d%n", name, from, System.currentTimeMillis());
-    return new Timed(nanos, cpu);
+    ThreadCpu[] cpu = new ThreadCpu[1];
+    ThreadCpu.Split[] split = new ThreadCpu.Split[1];
+    long[] bounds = new long[2];
+    long nanos = pass.run(new Passes.Meter() {
+      @Override
+      public void begin() {
+        bounds[0] = System.currentTimeMillis();
+        cpu[0] = ThreadCpu.start();
+      }
+
+      @Override
+      public void end() {
+        split[0] = cpu[0].stop();
+        bounds[1] = System.currentTimeMillis();
+      }
+    });
+    System.out.printf("  pass %s: %d..%d%n", name, bounds[0], bounds[1]);
+    printSplit(split[0]);
+    return new Timed(nanos, split[0].processNanos(), split[0]);
+  }
+
+  /** One pass's CPU by group, and the thread names (digits folded) above 1 % of it. */
+  private static void printSplit(ThreadCpu.Split sp) {
+    StringBuilder b = new StringBuilder("    cpu s:");
+    for (ThreadCpu.Group g : ThreadCpu.Group.values()) {
+      b.append(String.format(Locale.ROOT, " %s %.2f;", g.name().toLowerCase(Locale.ROOT),
+          sp.of(g) / 1e9));
+    }
+    b.append(String.format(Locale.ROOT, " client %.2f of process %.2f%n    threads:",
+        sp.client() / 1e9, sp.processNanos() / 1e9));
+    sp.byName().entrySet().stream()
+        .filter(e -> e.getValue() > sp.processNanos() / 100)
+        .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
+        .forEach(e -> b.append(String.format(Locale.ROOT, " [%s] %s %.2f;", 
+            ThreadCpu.group(e.getKey()).name().toLowerCase(Locale.ROOT), e.getKey(),
+            e.getValue() / 1e9)));
+    System.out.println(b);
+  }
+
+  private static Map<String, Object> extraKeys(Map<String, Object> keys) {
+    Map<String, Object> extra = new LinkedHashMap<>();
+    keys.forEach((k, v) -> {
+      if (!k.startsWith("claimcheck.s3.") || k.equals("claimcheck.s3.http.client")) {
+        if (!k.equals("claimcheck.stores")) {
+          extra.put(k, v);
+        }
+      }
+    });
+    return extra;
   }
 
   private String topic(String what, int maxMessageBytes) throws Exception {
@@ -299,7 +357,7 @@ public final class EndToEndHarness {
     }
     System.out.println();
     System.out.println("Process CPU seconds per GiB moved (the JVM holds broker, S3 server and"
-        + " clients), and ours / inline:");
+        + " clients; from each pass's clock start to its stop), and ours / inline:");
     System.out.println("| size | inline produce + consume | ours | ours + prefetch |"
         + " ours / inline | ours + prefetch / inline | produce ours / inline |"
         + " consume ours / inline |"
@@ -318,17 +376,66 @@ public final class EndToEndHarness {
     }
   }
 
+  /**
+   * Client-side CPU per GiB (application thread, Kafka client I/O threads, claim check + SDK
+   * threads: what a client machine pays when broker and S3 server run elsewhere), ours / inline,
+   * and every pass's split by group.
+   */
+  private static void clientSummary(List<Result> results) {
+    System.out.println();
+    System.out.println("Client-side CPU seconds per GiB moved (application + Kafka client I/O +"
+        + " claim check/SDK threads; broker, S3 server and JVM-internal threads excluded):");
+    System.out.println("| size | inline produce + consume | ours | ours + prefetch | ours / inline |"
+        + " ours + prefetch / inline | produce ours / inline | consume ours / inline |"
+        + " consume ours + prefetch / inline |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    for (Result r : results) {
+      double gib = r.size().mebibytes() / 1024 * 1e9;
+      double in = (r.inlineProduce().clientCpuNanos() + r.inlineConsume().clientCpuNanos()) / gib;
+      double ours = (r.oursProduce().clientCpuNanos() + r.oursConsume().clientCpuNanos()) / gib;
+      double pre = (r.oursProduce().clientCpuNanos() + r.prefetchConsume().clientCpuNanos()) / gib;
+      System.out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.2fx | %.2fx | %.2fx | %.2fx |"
+          + " %.2fx |%n", r.size().label(), in, ours, pre, ours / in, pre / in,
+          (double) r.oursProduce().clientCpuNanos() / r.inlineProduce().clientCpuNanos(),
+          (double) r.oursConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos(),
+          (double) r.prefetchConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos());
+    }
+    System.out.println();
+    System.out.println("CPU seconds per GiB by thread group, per pass:");
+    StringBuilder head = new StringBuilder("| size | pass |");
+    StringBuilder rule = new StringBuilder("|---|---|");
+    for (ThreadCpu.Group g : ThreadCpu.Group.values()) {
+      head.append(' ').append(g.label).append(" |");
+      rule.append("---|");
+    }
+    System.out.println(head.append(" client | process |"));
+    System.out.println(rule.append("---|---|"));
+    for (Result r : results) {
+      double gib = r.size().mebibytes() / 1024 * 1e9;
+      Map<String, Timed> passes = new LinkedHashMap<>();
+      passes.put("produce inline", r.inlineProduce());
+      passes.put("produce ours", r.oursProduce());
+      passes.put("consume inline", r.inlineConsume());
+      passes.put("consume ours", r.oursConsume());
+      passes.put("consume ours + prefetch", r.prefetchConsume());
+      passes.forEach((name, t) -> {
+        StringBuilder row = new StringBuilder("| " + r.size().label() + " | " + name + " |");
+        for (ThreadCpu.Group g : ThreadCpu.Group.values()) {
+          row.append(String.format(Locale.ROOT, " %.2f |", t.split().of(g) / gib));
+        }
+        row.append(String.format(Locale.ROOT, " %.2f | %.2f |", t.clientCpuNanos() / gib,
+            t.cpuNanos() / gib));
+        System.out.println(row);
+      });
+    }
+  }
+
   static String loadAverage() {
     try {
       return new String(java.nio.file.Files.readAllBytes(Path.of("/proc/loadavg"))).trim();
     } catch (java.io.IOException e) {
       return Double.toString(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
-  }
-
-  private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
   }
 
   private static int parseBytes(String s) {
