@@ -41,14 +41,22 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * <p>{@code proxy} puts the WireMock fault proxy between the clients and S3Proxy (pass-through);
  * {@code getLatencyMs=N} does too and holds every GET N ms there (a remote store's first byte).
  *
- * <p>Ours consumes with {@code max.poll.records} = 80 % of {@code claimcheck.cache.max.bytes}
- * (64 MiB default) / S, so that one poll's claims fit the cache the prefetcher fills.
+ * <p>Ours consumes with the default {@code max.poll.records} (500): the prefetch window ({@code
+ * claimcheck.prefetch.max.bytes}) bounds what is fetched ahead, whatever the poll. {@code
+ * fitPolls} restores the earlier rig's 80 % of {@code claimcheck.cache.max.bytes} (64 MiB) / S
+ * records per poll (12 at 4 MiB), which drains the window at every poll.
  *
  * <pre>
  *   java -Xms6g -Xmx6g -cp benchmarks/target/benchmarks.jar \
  *       io.ankusa.claimcheck.benchmarks.EndToEndHarness \
- *       [256K:2000 1M:500 4M:125] [proxy] [getLatencyMs=0] [png=docs/bench/throughput-vs-size.png]
+ *       [256K:2000 1M:500 4M:125] [proxy] [getLatencyMs=0] [warmup=0.25] [fitPolls]
+ *       [png=docs/bench/throughput-vs-size.png]
  * </pre>
+ *
+ * <p>{@code warmup=F}: before the timed runs, every size also runs untimed with F x its count.
+ * {@code -Dclaimcheck.<key>=<value>} passes a config key to ours (both producer and consumers).
+ * Each pass prints its CPU split by thread group ({@link ThreadCpu}); with {@code --add-exports
+ * java.management/sun.management=ALL-UNNAMED} the JVM's GC and JIT threads are split out too.
  */
 public final class EndToEndHarness {
 
@@ -110,6 +118,7 @@ public final class EndToEndHarness {
   private final Map<String, Object> claimcheck = new LinkedHashMap<>();
   private final FaultProxy proxy; // null when talking to S3Proxy directly
   private final Values values = new Values();
+  private boolean fitPolls; // max.poll.records sized to the cache (the old rig), else the default
 
   private EndToEndHarness(boolean throughProxy, int getLatencyMs) {
     this.admin =
@@ -138,7 +147,9 @@ public final class EndToEndHarness {
   public static void main(String[] args) throws Exception {
     List<Size> sizes = new ArrayList<>();
     boolean throughProxy = false;
+    boolean fitPolls = false;
     int getLatencyMs = 0;
+    double warmupFraction = 0.25;
     Path png = Path.of("docs/bench/throughput-vs-size.png");
     for (String a : args) {
       if (a.equals("proxy")) {
@@ -146,6 +157,10 @@ public final class EndToEndHarness {
       } else if (a.startsWith("getLatencyMs=")) {
         getLatencyMs = Integer.parseInt(a.substring("getLatencyMs=".length()));
         throughProxy = getLatencyMs > 0 || throughProxy;
+      } else if (a.equals("fitPolls")) {
+        fitPolls = true;
+      } else if (a.startsWith("warmup=")) {
+        warmupFraction = Double.parseDouble(a.substring("warmup=".length()));
       } else if (a.startsWith("png=")) {
         png = Path.of(a.substring(4));
       } else {
@@ -157,17 +172,26 @@ public final class EndToEndHarness {
       sizes = List.of(new Size(256 << 10, 2000), new Size(1 << 20, 500), new Size(4 << 20, 125));
     }
     EndToEndHarness h = new EndToEndHarness(throughProxy, getLatencyMs);
+    h.fitPolls = fitPolls;
     List<Result> results = new ArrayList<>();
     String via;
     try {
       via = !throughProxy ? "S3Proxy direct"
           : "S3Proxy behind the WireMock fault proxy, " + getLatencyMs + " ms added to every GET";
       System.out.printf("S3: %s; load average at start: %s%n", via, loadAverage());
-      System.out.printf("claim-check keys beyond the store's: %s%n", extraKeys(h.claimcheck));
+      System.out.printf("claim-check keys beyond the store's: %s; max.poll.records of ours: %s%n",
+          extraKeys(h.claimcheck), fitPolls ? "80 % of the cache / S (fitPolls)" : "500 (default)");
       long warm = System.nanoTime();
-      h.run(new Size(256 << 10, 200)); // JIT, connections, topic metadata; not reported
-      System.out.printf("warm-up (256 KiB x 200, every pass) took %.1f s%n",
-          (System.nanoTime() - warm) / 1e9);
+      // JIT, connections, topic metadata; not reported. A short warm-up left the JIT compiling
+      // through the first timed passes (up to 10 CPU s per GiB of them), so each size warms.
+      h.run(new Size(256 << 10, 200));
+      for (Size s : sizes) {
+        if (warmupFraction > 0) {
+          h.run(new Size(s.bytes(), Math.max(1, (int) (s.count() * warmupFraction))));
+        }
+      }
+      System.out.printf("warm-up (256 KiB x 200, then each size x %.2f, every pass) took %.1f s%n",
+          warmupFraction, (System.nanoTime() - warm) / 1e9);
       for (Size s : sizes) {
         Result r = h.run(s);
         results.add(r);
@@ -202,7 +226,7 @@ public final class EndToEndHarness {
     Map<String, Object> inlineConsumer = consumer(BYTES_DESERIALIZER);
     inlineConsumer.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
     inlineConsumer.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 64 << 20);
-    int pollRecords = (int) Math.max(1, CACHE_BYTES * 8 / 10 / s.bytes());
+    int pollRecords = fitPolls ? (int) Math.max(1, CACHE_BYTES * 8 / 10 / s.bytes()) : 500;
     Map<String, Object> oursConsumer = consumer(ClaimCheckDeserializer.class.getName());
     oursConsumer.putAll(claimcheck);
     oursConsumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, pollRecords);

@@ -166,10 +166,11 @@ final class ThreadCpu {
 
   /** The group of a thread named {@code n}; names seen with this harness's clients and servers. */
   static Group group(String n) {
-    if (n.startsWith("C1 ") || n.startsWith("C2 ")) {
-      return Group.JIT; // HotSpot internal threads (see internalCpu)
+    // HotSpot's internal threads (see internalCpu), also with digits folded to '#'
+    if (n.matches("C[12#] .*")) {
+      return Group.JIT;
     }
-    if (n.startsWith("G1 ") || n.startsWith("GC ")) {
+    if (n.matches("G[1#] .*") || n.startsWith("GC ")) {
       return Group.GC;
     }
     if (n.startsWith("S3Proxy") || n.startsWith("qtp") || n.contains("Jetty")) {

@@ -53,6 +53,7 @@ final class Prefetcher {
 
   private final ClaimCheck claimCheck;
   private final ClaimReader reader;
+  private final ReaderAccess access;
   private final Ticker ticker;
   private final boolean keys;
   private final long deadlineNanos;
@@ -75,6 +76,7 @@ final class Prefetcher {
   Prefetcher(ClaimCheck claimCheck) {
     this.claimCheck = Objects.requireNonNull(claimCheck, "claimCheck");
     this.reader = ReaderAccess.of(claimCheck);
+    this.access = reader == null ? null : (ReaderAccess) claimCheck;
     if (reader == null) {
       throw new IllegalArgumentException("prefetching needs a claim check opened by ClaimCheck.open");
     }
@@ -246,10 +248,10 @@ final class Prefetcher {
       open.add(item);
     }
     started.increment();
-    CompletableFuture<byte[]> f = redeem(item);
+    CompletableFuture<?> f = warm(item);
     item.pin.started();
     running.add(f);
-    f.whenComplete((bytes, error) -> {
+    f.whenComplete((done, error) -> {
       running.remove(f);
       if (error == null) {
         succeeded.increment();
@@ -265,9 +267,13 @@ final class Prefetcher {
     return true;
   }
 
-  private CompletableFuture<byte[]> redeem(Item item) {
+  /**
+   * Fetches {@code item}'s claim into the reader's cache, verified, without the redeem's copy for
+   * a caller (nobody reads it: the deserializer takes its own from the cache).
+   */
+  private CompletableFuture<?> warm(Item item) {
     try {
-      return claimCheck.redeem(item.ref, item.pinnedUntil);
+      return access.warm(item.ref, item.pinnedUntil);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
