@@ -49,11 +49,13 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * <pre>
  *   java -Xms6g -Xmx6g -cp benchmarks/target/benchmarks.jar \
  *       io.ankusa.claimcheck.benchmarks.EndToEndHarness \
- *       [256K:2000 1M:500 4M:125] [proxy] [getLatencyMs=0] [warmup=0.25] [fitPolls]
+ *       [256K:2000 1M:500 4M:125] [proxy] [getLatencyMs=0] [warmup=0.25] [rounds=1] [fitPolls]
  *       [png=docs/bench/throughput-vs-size.png]
  * </pre>
  *
  * <p>{@code warmup=F}: before the timed runs, every size also runs untimed with F x its count.
+ * {@code rounds=N}: the sizes run in turn N times; the median and range of each ratio over rounds
+ * is printed, and the plot draws each size's median round.
  * {@code -Dclaimcheck.<key>=<value>} passes a config key to ours (both producer and consumers).
  * Each pass prints its CPU split by thread group ({@link ThreadCpu}); with {@code --add-exports
  * java.management/sun.management=ALL-UNNAMED} the JVM's GC and JIT threads are split out too.
@@ -150,6 +152,7 @@ public final class EndToEndHarness {
     boolean fitPolls = false;
     int getLatencyMs = 0;
     double warmupFraction = 0.25;
+    int rounds = 1;
     Path png = Path.of("docs/bench/throughput-vs-size.png");
     for (String a : args) {
       if (a.equals("proxy")) {
@@ -159,6 +162,8 @@ public final class EndToEndHarness {
         throughProxy = getLatencyMs > 0 || throughProxy;
       } else if (a.equals("fitPolls")) {
         fitPolls = true;
+      } else if (a.startsWith("rounds=")) {
+        rounds = Integer.parseInt(a.substring("rounds=".length()));
       } else if (a.startsWith("warmup=")) {
         warmupFraction = Double.parseDouble(a.substring("warmup=".length()));
       } else if (a.startsWith("png=")) {
@@ -192,17 +197,22 @@ public final class EndToEndHarness {
       }
       System.out.printf("warm-up (256 KiB x 200, then each size x %.2f, every pass) took %.1f s%n",
           warmupFraction, (System.nanoTime() - warm) / 1e9);
-      for (Size s : sizes) {
-        Result r = h.run(s);
-        results.add(r);
-        print(r);
+      for (int round = 0; round < rounds; round++) {
+        for (Size s : sizes) {
+          Result r = h.run(s);
+          results.add(r);
+          System.out.printf("round %d: ", round);
+          print(r);
+        }
       }
     } finally {
       h.close();
     }
     summary(results);
     clientSummary(results);
-    EndToEndPlot.write(png, results, via + "; load average at end: " + loadAverage());
+    List<Result> median = medians(sizes, results);
+    EndToEndPlot.write(png, median, via + (rounds > 1 ? "; each size's median round of " + rounds
+        : "") + "; load average at end: " + loadAverage());
     System.out.println("plot: " + png.toAbsolutePath());
     System.exit(0);
   }
@@ -452,6 +462,46 @@ public final class EndToEndHarness {
         System.out.println(row);
       });
     }
+  }
+
+  /**
+   * Per size, the median and range over rounds of each ratio; returns each size's median round
+   * by end-to-end ours + prefetch / inline (what the plot draws).
+   */
+  private static List<Result> medians(List<Size> sizes, List<Result> results) {
+    List<Result> out = new ArrayList<>();
+    System.out.println();
+    System.out.println("Over rounds (rounds run the sizes in turn): median [min - max] of each ratio,"
+        + " ours / inline");
+    System.out.println("| size x count | rounds | e2e ours | e2e ours + prefetch |"
+        + " produce | consume ours | consume ours + prefetch | client CPU/GiB consume ours |"
+        + " client CPU/GiB consume ours + prefetch | client CPU/GiB e2e ours + prefetch |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+    for (Size s : sizes) {
+      List<Result> rs = results.stream().filter(r -> r.size().equals(s)).toList();
+      List<java.util.function.ToDoubleFunction<Result>> ratios = List.of(
+          r -> r.ours() / r.inline(),
+          r -> r.prefetch() / r.inline(),
+          r -> r.oursProduce().mibPerSec(s) / r.inlineProduce().mibPerSec(s),
+          r -> r.oursConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s),
+          r -> r.prefetchConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s),
+          r -> (double) r.oursConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos(),
+          r -> (double) r.prefetchConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos(),
+          r -> (double) (r.oursProduce().clientCpuNanos() + r.prefetchConsume().clientCpuNanos())
+              / (r.inlineProduce().clientCpuNanos() + r.inlineConsume().clientCpuNanos()));
+      StringBuilder row = new StringBuilder(
+          String.format(Locale.ROOT, "| %s x %,d | %d |", s.label(), s.count(), rs.size()));
+      for (java.util.function.ToDoubleFunction<Result> f : ratios) {
+        double[] v = rs.stream().mapToDouble(f).sorted().toArray();
+        row.append(String.format(Locale.ROOT, " %.2fx [%.2f - %.2f] |", v[v.length / 2], v[0],
+            v[v.length - 1]));
+      }
+      System.out.println(row);
+      List<Result> byPrefetch = new ArrayList<>(rs);
+      byPrefetch.sort(java.util.Comparator.comparingDouble(r -> r.prefetch() / r.inline()));
+      out.add(byPrefetch.get(byPrefetch.size() / 2));
+    }
+    return out;
   }
 
   static String loadAverage() {
