@@ -28,9 +28,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Redeems the refs of polled batches ahead of the application through a claim check's shared
- * reader, within a window of {@code claimcheck.prefetch.max.bytes} that refills as the application
- * reads the prefetched claims; thread-safe.
+ * Fetches the claims of polled batches' refs into a claim check's shared reader ahead of the
+ * application (verified, without a copy: see {@link ReaderAccess#warm}), within a window of
+ * {@code claimcheck.prefetch.max.bytes} that refills as the application reads the prefetched
+ * claims; thread-safe.
  *
  * <p>Each distinct ref of a batch is registered as a {@link Pin} in the reader's cache (PENDING)
  * and queued, partitions interleaved; {@link #drain} starts queued refs, oldest first, while the
@@ -75,8 +76,8 @@ final class Prefetcher {
 
   Prefetcher(ClaimCheck claimCheck) {
     this.claimCheck = Objects.requireNonNull(claimCheck, "claimCheck");
-    this.reader = ReaderAccess.of(claimCheck);
-    this.access = reader == null ? null : (ReaderAccess) claimCheck;
+    this.access = claimCheck instanceof ReaderAccess a ? a : null;
+    this.reader = access == null ? null : access.reader();
     if (reader == null) {
       throw new IllegalArgumentException("prefetching needs a claim check opened by ClaimCheck.open");
     }
