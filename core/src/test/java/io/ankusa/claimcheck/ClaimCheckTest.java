@@ -245,6 +245,45 @@ class ClaimCheckTest {
   }
 
   @Test
+  void warmFillsTheReaderSoTheRedeemAsksNoStore() {
+    try (ClaimCheck cc = ClaimCheck.open(config())) {
+      byte[] value = random(1000, 10);
+      ClaimRef ref = cc.checkIn(value);
+      ((ReaderAccess) cc).warm(ref, cc.ticker().read() + Duration.ofSeconds(5).toNanos()).join();
+      MemoryStores.named(a).failAlways(MemoryStore.Op.GET, Kind.UNAVAILABLE);
+      MemoryStores.named(b).failAlways(MemoryStore.Op.GET, Kind.UNAVAILABLE);
+      byte[] first = redeem(cc, ref);
+      assertThat(first).isEqualTo(value);
+      first[0] ^= 1; // the caller's own copy, not the cached bytes
+      assertThat(redeem(cc, ref)).isEqualTo(value);
+    }
+  }
+
+  @Test
+  void warmOfACorruptClaimFailsAndCachesNothing() {
+    try (ClaimCheck cc = ClaimCheck.open(config())) {
+      byte[] value = random(64, 11);
+      ClaimRef ref = cc.checkIn(value);
+      String key = KeyLayout.FLAT.key("acme", ref.packId().value());
+      byte[] good = MemoryStores.named(a).object(key);
+      byte[] bad = good.clone();
+      bad[(int) ref.offset() + 5] ^= 0x10;
+      MemoryStores.named(a).clearObjects();
+      MemoryStores.named(a).putIfAbsent(key, bad, Duration.ofSeconds(1)).join();
+      try {
+        ((ReaderAccess) cc).warm(ref, cc.ticker().read() + Duration.ofSeconds(5).toNanos())
+            .join();
+        throw new AssertionError("expected a failure");
+      } catch (CompletionException e) {
+        assertThat(((ClaimCheckFailure) e.getCause()).reason()).isEqualTo(Reason.CORRUPT);
+      }
+      MemoryStores.named(a).clearObjects();
+      MemoryStores.named(a).putIfAbsent(key, good, Duration.ofSeconds(1)).join();
+      assertThat(redeem(cc, ref)).isEqualTo(value);
+    }
+  }
+
+  @Test
   void everyStoreDownFailsTheCheckInAsUnavailable() {
     Map<String, Object> m = config();
     m.put("claimcheck.store.op.deadline.ms", 300); // rounds are retried until the write deadline

@@ -41,14 +41,24 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * <p>{@code proxy} puts the WireMock fault proxy between the clients and S3Proxy (pass-through);
  * {@code getLatencyMs=N} does too and holds every GET N ms there (a remote store's first byte).
  *
- * <p>Ours consumes with {@code max.poll.records} = 80 % of {@code claimcheck.cache.max.bytes}
- * (64 MiB default) / S, so that one poll's claims fit the cache the prefetcher fills.
+ * <p>Ours consumes with the default {@code max.poll.records} (500): the prefetch window ({@code
+ * claimcheck.prefetch.max.bytes}) bounds what is fetched ahead, whatever the poll. {@code
+ * fitPolls} restores the earlier rig's 80 % of {@code claimcheck.cache.max.bytes} (64 MiB) / S
+ * records per poll (12 at 4 MiB), which drains the window at every poll.
  *
  * <pre>
  *   java -Xms6g -Xmx6g -cp benchmarks/target/benchmarks.jar \
  *       io.ankusa.claimcheck.benchmarks.EndToEndHarness \
- *       [256K:2000 1M:500 4M:125] [proxy] [getLatencyMs=0] [png=docs/bench/throughput-vs-size.png]
+ *       [256K:2000 1M:500 4M:125] [proxy] [getLatencyMs=0] [warmup=0.25] [rounds=1] [fitPolls]
+ *       [png=docs/bench/throughput-vs-size.png]
  * </pre>
+ *
+ * <p>{@code warmup=F}: before the timed runs, every size also runs untimed with F x its count.
+ * {@code rounds=N}: the sizes run in turn N times; the median and range of each ratio over rounds
+ * is printed, and the plot draws each size's median round.
+ * {@code -Dclaimcheck.<key>=<value>} passes a config key to ours (both producer and consumers).
+ * Each pass prints its CPU split by thread group ({@link ThreadCpu}); with {@code --add-exports
+ * java.management/sun.management=ALL-UNNAMED} the JVM's GC and JIT threads are split out too.
  */
 public final class EndToEndHarness {
 
@@ -69,8 +79,12 @@ public final class EndToEndHarness {
     }
   }
 
-  /** Nanoseconds (wall) and process CPU nanoseconds of one pass. */
-  record Timed(long nanos, long cpuNanos) {
+  /** Nanoseconds (wall), process CPU nanoseconds and their split by thread group of one pass. */
+  record Timed(long nanos, long cpuNanos, ThreadCpu.Split split) {
+    long clientCpuNanos() {
+      return split.client();
+    }
+
     double mibPerSec(Size s) {
       return s.mebibytes() / (nanos / 1e9);
     }
@@ -106,6 +120,7 @@ public final class EndToEndHarness {
   private final Map<String, Object> claimcheck = new LinkedHashMap<>();
   private final FaultProxy proxy; // null when talking to S3Proxy directly
   private final Values values = new Values();
+  private boolean fitPolls; // max.poll.records sized to the cache (the old rig), else the default
 
   private EndToEndHarness(boolean throughProxy, int getLatencyMs) {
     this.admin =
@@ -123,12 +138,21 @@ public final class EndToEndHarness {
     claimcheck.put("claimcheck.s3.path.style.access", "true");
     claimcheck.put("claimcheck.s3.access.key.id", s3.accessKey());
     claimcheck.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    // -Dclaimcheck.<key>=<value>: a config key for ours (e.g. claimcheck.s3.http.client=crt)
+    for (String k : System.getProperties().stringPropertyNames()) {
+      if (k.startsWith("claimcheck.")) {
+        claimcheck.put(k, System.getProperty(k));
+      }
+    }
   }
 
   public static void main(String[] args) throws Exception {
     List<Size> sizes = new ArrayList<>();
     boolean throughProxy = false;
+    boolean fitPolls = false;
     int getLatencyMs = 0;
+    double warmupFraction = 0.25;
+    int rounds = 1;
     Path png = Path.of("docs/bench/throughput-vs-size.png");
     for (String a : args) {
       if (a.equals("proxy")) {
@@ -136,6 +160,12 @@ public final class EndToEndHarness {
       } else if (a.startsWith("getLatencyMs=")) {
         getLatencyMs = Integer.parseInt(a.substring("getLatencyMs=".length()));
         throughProxy = getLatencyMs > 0 || throughProxy;
+      } else if (a.equals("fitPolls")) {
+        fitPolls = true;
+      } else if (a.startsWith("rounds=")) {
+        rounds = Integer.parseInt(a.substring("rounds=".length()));
+      } else if (a.startsWith("warmup=")) {
+        warmupFraction = Double.parseDouble(a.substring("warmup=".length()));
       } else if (a.startsWith("png=")) {
         png = Path.of(a.substring(4));
       } else {
@@ -147,26 +177,42 @@ public final class EndToEndHarness {
       sizes = List.of(new Size(256 << 10, 2000), new Size(1 << 20, 500), new Size(4 << 20, 125));
     }
     EndToEndHarness h = new EndToEndHarness(throughProxy, getLatencyMs);
+    h.fitPolls = fitPolls;
     List<Result> results = new ArrayList<>();
     String via;
     try {
       via = !throughProxy ? "S3Proxy direct"
           : "S3Proxy behind the WireMock fault proxy, " + getLatencyMs + " ms added to every GET";
       System.out.printf("S3: %s; load average at start: %s%n", via, loadAverage());
+      System.out.printf("claim-check keys beyond the store's: %s; max.poll.records of ours: %s%n",
+          extraKeys(h.claimcheck), fitPolls ? "80 % of the cache / S (fitPolls)" : "500 (default)");
       long warm = System.nanoTime();
-      h.run(new Size(256 << 10, 200)); // JIT, connections, topic metadata; not reported
-      System.out.printf("warm-up (256 KiB x 200, every pass) took %.1f s%n",
-          (System.nanoTime() - warm) / 1e9);
+      // JIT, connections, topic metadata; not reported. A short warm-up left the JIT compiling
+      // through the first timed passes (up to 10 CPU s per GiB of them), so each size warms.
+      h.run(new Size(256 << 10, 200));
       for (Size s : sizes) {
-        Result r = h.run(s);
-        results.add(r);
-        print(r);
+        if (warmupFraction > 0) {
+          h.run(new Size(s.bytes(), Math.max(1, (int) (s.count() * warmupFraction))));
+        }
+      }
+      System.out.printf("warm-up (256 KiB x 200, then each size x %.2f, every pass) took %.1f s%n",
+          warmupFraction, (System.nanoTime() - warm) / 1e9);
+      for (int round = 0; round < rounds; round++) {
+        for (Size s : sizes) {
+          Result r = h.run(s);
+          results.add(r);
+          System.out.printf("round %d: ", round);
+          print(r);
+        }
       }
     } finally {
       h.close();
     }
     summary(results);
-    EndToEndPlot.write(png, results, via + "; load average at end: " + loadAverage());
+    clientSummary(results);
+    List<Result> median = medians(sizes, results);
+    EndToEndPlot.write(png, median, via + (rounds > 1 ? "; each size's median round of " + rounds
+        : "") + "; load average at end: " + loadAverage());
     System.out.println("plot: " + png.toAbsolutePath());
     System.exit(0);
   }
@@ -181,16 +227,16 @@ public final class EndToEndHarness {
     Timed inP =
         timed(
             s.label() + " produce inline",
-            () -> Passes.produce(inlineProducer, inlineTopic, s, values));
+            m -> Passes.produce(inlineProducer, inlineTopic, s, values, m));
     Timed ourP =
         timed(
             s.label() + " produce ours",
-            () -> Passes.produce(oursProducer, oursTopic, s, values));
+            m -> Passes.produce(oursProducer, oursTopic, s, values, m));
 
     Map<String, Object> inlineConsumer = consumer(BYTES_DESERIALIZER);
     inlineConsumer.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
     inlineConsumer.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 64 << 20);
-    int pollRecords = (int) Math.max(1, CACHE_BYTES * 8 / 10 / s.bytes());
+    int pollRecords = fitPolls ? (int) Math.max(1, CACHE_BYTES * 8 / 10 / s.bytes()) : 500;
     Map<String, Object> oursConsumer = consumer(ClaimCheckDeserializer.class.getName());
     oursConsumer.putAll(claimcheck);
     oursConsumer.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, pollRecords);
@@ -201,15 +247,15 @@ public final class EndToEndHarness {
     Timed inC =
         timed(
             s.label() + " consume inline",
-            () -> Passes.consume(inlineConsumer, inlineTopic, s, values, null));
+            m -> Passes.consume(inlineConsumer, inlineTopic, s, values, null, m));
     Timed ourC =
         timed(
             s.label() + " consume ours",
-            () -> Passes.consume(oursConsumer, oursTopic, s, values, null));
+            m -> Passes.consume(oursConsumer, oursTopic, s, values, null, m));
     Timed preC =
         timed(
             s.label() + " consume prefetch",
-            () -> Passes.consume(prefetchConsumer, oursTopic, s, values, claimcheck));
+            m -> Passes.consume(prefetchConsumer, oursTopic, s, values, claimcheck, m));
     if (proxy != null) {
       System.out.printf("  store requests through the proxy so far: %d PUT, %d GET%n",
           proxy.requestCount("PUT"), proxy.requestCount("GET"));
@@ -218,17 +264,63 @@ public final class EndToEndHarness {
   }
 
   private interface Pass {
-    long run() throws Exception;
+    long run(Passes.Meter meter) throws Exception;
   }
 
-  /** Runs {@code pass}, printing its wall-clock bounds (epoch ms) so a recording can be cut. */
+  /**
+   * Runs {@code pass}, measuring CPU by thread group from its clock's start to its stop (before
+   * its clients close), and prints its wall-clock bounds (epoch ms) so a recording can be cut.
+   */
   private static Timed timed(String name, Pass pass) throws Exception {
-    long from = System.currentTimeMillis();
-    long cpu0 = processCpuNanos();
-    long nanos = pass.run();
-    long cpu = processCpuNanos() - cpu0;
-    System.out.printf("  pass %s: %d..%d%n", name, from, System.currentTimeMillis());
-    return new Timed(nanos, cpu);
+    ThreadCpu[] cpu = new ThreadCpu[1];
+    ThreadCpu.Split[] split = new ThreadCpu.Split[1];
+    long[] bounds = new long[2];
+    long nanos = pass.run(new Passes.Meter() {
+      @Override
+      public void begin() {
+        bounds[0] = System.currentTimeMillis();
+        cpu[0] = ThreadCpu.start();
+      }
+
+      @Override
+      public void end() {
+        split[0] = cpu[0].stop();
+        bounds[1] = System.currentTimeMillis();
+      }
+    });
+    System.out.printf("  pass %s: %d..%d%n", name, bounds[0], bounds[1]);
+    printSplit(split[0]);
+    return new Timed(nanos, split[0].processNanos(), split[0]);
+  }
+
+  /** One pass's CPU by group, and the thread names (digits folded) above 1 % of it. */
+  private static void printSplit(ThreadCpu.Split sp) {
+    StringBuilder b = new StringBuilder("    cpu s:");
+    for (ThreadCpu.Group g : ThreadCpu.Group.values()) {
+      b.append(String.format(Locale.ROOT, " %s %.2f;", g.name().toLowerCase(Locale.ROOT),
+          sp.of(g) / 1e9));
+    }
+    b.append(String.format(Locale.ROOT, " client %.2f of process %.2f%n    threads:",
+        sp.client() / 1e9, sp.processNanos() / 1e9));
+    sp.byName().entrySet().stream()
+        .filter(e -> e.getValue() > sp.processNanos() / 100)
+        .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
+        .forEach(e -> b.append(String.format(Locale.ROOT, " [%s] %s %.2f;", 
+            ThreadCpu.group(e.getKey()).name().toLowerCase(Locale.ROOT), e.getKey(),
+            e.getValue() / 1e9)));
+    System.out.println(b);
+  }
+
+  private static Map<String, Object> extraKeys(Map<String, Object> keys) {
+    Map<String, Object> extra = new LinkedHashMap<>();
+    keys.forEach((k, v) -> {
+      if (!k.startsWith("claimcheck.s3.") || k.equals("claimcheck.s3.http.client")) {
+        if (!k.equals("claimcheck.stores")) {
+          extra.put(k, v);
+        }
+      }
+    });
+    return extra;
   }
 
   private String topic(String what, int maxMessageBytes) throws Exception {
@@ -299,7 +391,7 @@ public final class EndToEndHarness {
     }
     System.out.println();
     System.out.println("Process CPU seconds per GiB moved (the JVM holds broker, S3 server and"
-        + " clients), and ours / inline:");
+        + " clients; from each pass's clock start to its stop), and ours / inline:");
     System.out.println("| size | inline produce + consume | ours | ours + prefetch |"
         + " ours / inline | ours + prefetch / inline | produce ours / inline |"
         + " consume ours / inline |"
@@ -318,17 +410,106 @@ public final class EndToEndHarness {
     }
   }
 
+  /**
+   * Client-side CPU per GiB (application thread, Kafka client I/O threads, claim check + SDK
+   * threads: what a client machine pays when broker and S3 server run elsewhere), ours / inline,
+   * and every pass's split by group.
+   */
+  private static void clientSummary(List<Result> results) {
+    System.out.println();
+    System.out.println("Client-side CPU seconds per GiB moved (application + Kafka client I/O +"
+        + " claim check/SDK threads; broker, S3 server and JVM-internal threads excluded):");
+    System.out.println("| size | inline produce + consume | ours | ours + prefetch | ours / inline |"
+        + " ours + prefetch / inline | produce ours / inline | consume ours / inline |"
+        + " consume ours + prefetch / inline |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    for (Result r : results) {
+      double gib = r.size().mebibytes() / 1024 * 1e9;
+      double in = (r.inlineProduce().clientCpuNanos() + r.inlineConsume().clientCpuNanos()) / gib;
+      double ours = (r.oursProduce().clientCpuNanos() + r.oursConsume().clientCpuNanos()) / gib;
+      double pre = (r.oursProduce().clientCpuNanos() + r.prefetchConsume().clientCpuNanos()) / gib;
+      System.out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.2fx | %.2fx | %.2fx | %.2fx |"
+          + " %.2fx |%n", r.size().label(), in, ours, pre, ours / in, pre / in,
+          (double) r.oursProduce().clientCpuNanos() / r.inlineProduce().clientCpuNanos(),
+          (double) r.oursConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos(),
+          (double) r.prefetchConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos());
+    }
+    System.out.println();
+    System.out.println("CPU seconds per GiB by thread group, per pass:");
+    StringBuilder head = new StringBuilder("| size | pass |");
+    StringBuilder rule = new StringBuilder("|---|---|");
+    for (ThreadCpu.Group g : ThreadCpu.Group.values()) {
+      head.append(' ').append(g.label).append(" |");
+      rule.append("---|");
+    }
+    System.out.println(head.append(" client | process |"));
+    System.out.println(rule.append("---|---|"));
+    for (Result r : results) {
+      double gib = r.size().mebibytes() / 1024 * 1e9;
+      Map<String, Timed> passes = new LinkedHashMap<>();
+      passes.put("produce inline", r.inlineProduce());
+      passes.put("produce ours", r.oursProduce());
+      passes.put("consume inline", r.inlineConsume());
+      passes.put("consume ours", r.oursConsume());
+      passes.put("consume ours + prefetch", r.prefetchConsume());
+      passes.forEach((name, t) -> {
+        StringBuilder row = new StringBuilder("| " + r.size().label() + " | " + name + " |");
+        for (ThreadCpu.Group g : ThreadCpu.Group.values()) {
+          row.append(String.format(Locale.ROOT, " %.2f |", t.split().of(g) / gib));
+        }
+        row.append(String.format(Locale.ROOT, " %.2f | %.2f |", t.clientCpuNanos() / gib,
+            t.cpuNanos() / gib));
+        System.out.println(row);
+      });
+    }
+  }
+
+  /**
+   * Per size, the median and range over rounds of each ratio; returns each size's median round
+   * by end-to-end ours + prefetch / inline (what the plot draws).
+   */
+  private static List<Result> medians(List<Size> sizes, List<Result> results) {
+    List<Result> out = new ArrayList<>();
+    System.out.println();
+    System.out.println("Over rounds (rounds run the sizes in turn): median [min - max] of each ratio,"
+        + " ours / inline");
+    System.out.println("| size x count | rounds | e2e ours | e2e ours + prefetch |"
+        + " produce | consume ours | consume ours + prefetch | client CPU/GiB consume ours |"
+        + " client CPU/GiB consume ours + prefetch | client CPU/GiB e2e ours + prefetch |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+    for (Size s : sizes) {
+      List<Result> rs = results.stream().filter(r -> r.size().equals(s)).toList();
+      List<java.util.function.ToDoubleFunction<Result>> ratios = List.of(
+          r -> r.ours() / r.inline(),
+          r -> r.prefetch() / r.inline(),
+          r -> r.oursProduce().mibPerSec(s) / r.inlineProduce().mibPerSec(s),
+          r -> r.oursConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s),
+          r -> r.prefetchConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s),
+          r -> (double) r.oursConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos(),
+          r -> (double) r.prefetchConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos(),
+          r -> (double) (r.oursProduce().clientCpuNanos() + r.prefetchConsume().clientCpuNanos())
+              / (r.inlineProduce().clientCpuNanos() + r.inlineConsume().clientCpuNanos()));
+      StringBuilder row = new StringBuilder(
+          String.format(Locale.ROOT, "| %s x %,d | %d |", s.label(), s.count(), rs.size()));
+      for (java.util.function.ToDoubleFunction<Result> f : ratios) {
+        double[] v = rs.stream().mapToDouble(f).sorted().toArray();
+        row.append(String.format(Locale.ROOT, " %.2fx [%.2f - %.2f] |", v[v.length / 2], v[0],
+            v[v.length - 1]));
+      }
+      System.out.println(row);
+      List<Result> byPrefetch = new ArrayList<>(rs);
+      byPrefetch.sort(java.util.Comparator.comparingDouble(r -> r.prefetch() / r.inline()));
+      out.add(byPrefetch.get(byPrefetch.size() / 2));
+    }
+    return out;
+  }
+
   static String loadAverage() {
     try {
       return new String(java.nio.file.Files.readAllBytes(Path.of("/proc/loadavg"))).trim();
     } catch (java.io.IOException e) {
       return Double.toString(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
-  }
-
-  private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
   }
 
   private static int parseBytes(String s) {

@@ -27,6 +27,13 @@ final class Passes {
 
   private Passes() {}
 
+  /** Called when a pass's clock starts and when it stops (before any client is closed). */
+  interface Meter {
+    void begin();
+
+    void end();
+  }
+
   /**
    * Sends {@code s.count()} records to partition 0 of {@code topic} with a producer built from
    * {@code config} and flushes; returns the send + flush nanoseconds.
@@ -34,11 +41,12 @@ final class Passes {
    * @throws IllegalStateException when any send failed, with the first failure
    */
   static long produce(Map<String, Object> config, String topic, EndToEndHarness.Size s,
-      Values values) {
+      Values values, Meter meter) {
     AtomicInteger failed = new AtomicInteger();
     AtomicReference<Exception> first = new AtomicReference<>();
     long took;
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+      meter.begin();
       long start = System.nanoTime();
       for (int i = 0; i < s.count(); i++) {
         ProducerRecord<byte[], byte[]> r =
@@ -52,6 +60,7 @@ final class Passes {
       }
       producer.flush();
       took = System.nanoTime() - start;
+      meter.end();
     }
     if (failed.get() > 0) {
       throw new IllegalStateException(failed.get() + " sends to " + topic + " failed", first.get());
@@ -67,7 +76,7 @@ final class Passes {
    * have been prefetched (none skipped, none failed).
    */
   static long consume(Map<String, Object> config, String topic, EndToEndHarness.Size s,
-      Values values, Map<String, Object> prefetch) {
+      Values values, Map<String, Object> prefetch, Meter meter) {
     TopicPartition tp = new TopicPartition(topic, 0);
     KafkaConsumer<byte[], byte[]> kafkaConsumer = new KafkaConsumer<>(config);
     PrefetchingConsumer prefetching =
@@ -85,6 +94,7 @@ final class Passes {
       consumer.position(tp);
       BitSet seen = new BitSet(s.count());
       int n = 0;
+      meter.begin();
       long start = System.nanoTime();
       long until = start + GIVE_UP.toNanos();
       while (n < s.count()) {
@@ -104,6 +114,7 @@ final class Passes {
         }
       }
       long took = System.nanoTime() - start;
+      meter.end();
       if (prefetching != null) {
         PrefetchingConsumer.Stats st = prefetching.stats();
         if (st.started() != s.count() || st.skipped() != 0 || st.failed() != 0) {

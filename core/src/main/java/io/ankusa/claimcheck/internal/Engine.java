@@ -225,6 +225,26 @@ public final class Engine implements ClaimCheck, ReaderAccess {
   }
 
   /**
+   * Fetches {@code ref}'s claim into the reader for a redeem to come (see {@link
+   * ReaderAccess#warm}): the same refusals as {@link #redeem}, then the reader's fetch alone,
+   * without the caller's copy (a prefetch's copy was dropped unread: one clone and two checksums
+   * of every prefetched claim).
+   */
+  @Override
+  public CompletableFuture<?> warm(ClaimRef ref, long deadlineNanos) {
+    String t = ref.tenant().value();
+    if (!allows(t)) {
+      return CompletableFuture.failedFuture(new ClaimCheckFailure(Reason.REFUSED,
+          "claim " + describe(ref) + ": tenant " + t + " is not in " + ClaimCheckConfig.TENANTS_ALLOWED, null));
+    }
+    ClaimCheckFailure tooLarge = tooLarge(ref);
+    if (tooLarge != null) {
+      return CompletableFuture.failedFuture(tooLarge);
+    }
+    return redeemer.warm(ref, deadlineNanos);
+  }
+
+  /**
    * Returns the caller's own copy of the claim from its stored bytes: checked against the ref's
    * length and CRC32C, then decompressed through a stream bounded by the ref's recorded raw length
    * (v2) or {@code readMaxBytes}; {@code CORRUPT} when either fails.

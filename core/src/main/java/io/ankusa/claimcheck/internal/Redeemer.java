@@ -45,11 +45,27 @@ final class Redeemer {
 
   /** Redeems {@code ref} by {@code deadlineNanos}; the future fails with a failure or an Error. */
   CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos) {
+    CompletableFuture<byte[]> raw = fetch(ref, deadlineNanos);
+    return raw.handle((bytes, error) -> error == null
+        ? answered(ref, bytes, deadlineNanos)
+        : failed(ref, error, deadlineNanos)).thenCompose(Function.identity());
+  }
+
+  /**
+   * Fetches {@code ref}'s stored bytes into the reader by {@code deadlineNanos} (verified before
+   * the reader caches them) and answers nothing more: no second look, no copy. The future fails
+   * as the reader's fetch did; the redeem that reads the claim judges the failure itself.
+   */
+  CompletableFuture<Void> warm(ClaimRef ref, long deadlineNanos) {
+    return fetch(ref, deadlineNanos).thenApply(bytes -> null);
+  }
+
+  /** The reader's fetch of {@code ref}'s range, the store search checking before it caches. */
+  private CompletableFuture<byte[]> fetch(ClaimRef ref, long deadlineNanos) {
     String t = ref.tenant().value();
     long packId = ref.packId().value();
-    CompletableFuture<byte[]> raw;
     try {
-      raw = rt.reader.fetch(FetchKey.range(t, ref.packId().hex(), ref.offset(), ref.length()),
+      return rt.reader.fetch(FetchKey.range(t, ref.packId().hex(), ref.offset(), ref.length()),
           rt.stores.home(packId),
           // The store search has its own deadline, not this caller's: a request that outlives
           // its callers runs to the end and fills the cache, so the caller's retry finds it.
@@ -59,11 +75,8 @@ final class Redeemer {
           }),
           deadlineNanos);
     } catch (RuntimeException e) {
-      raw = CompletableFuture.failedFuture(e);
+      return CompletableFuture.failedFuture(e);
     }
-    return raw.handle((bytes, error) -> error == null
-        ? answered(ref, bytes, deadlineNanos)
-        : failed(ref, error, deadlineNanos)).thenCompose(Function.identity());
   }
 
   private CompletableFuture<byte[]> search(ClaimRef ref, long deadline) {

@@ -28,9 +28,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Redeems the refs of polled batches ahead of the application through a claim check's shared
- * reader, within a window of {@code claimcheck.prefetch.max.bytes} that refills as the application
- * reads the prefetched claims; thread-safe.
+ * Fetches the claims of polled batches' refs into a claim check's shared reader ahead of the
+ * application (verified, without a copy: see {@link ReaderAccess#warm}), within a window of
+ * {@code claimcheck.prefetch.max.bytes} that refills as the application reads the prefetched
+ * claims; thread-safe.
  *
  * <p>Each distinct ref of a batch is registered as a {@link Pin} in the reader's cache (PENDING)
  * and queued, partitions interleaved; {@link #drain} starts queued refs, oldest first, while the
@@ -53,6 +54,7 @@ final class Prefetcher {
 
   private final ClaimCheck claimCheck;
   private final ClaimReader reader;
+  private final ReaderAccess access;
   private final Ticker ticker;
   private final boolean keys;
   private final long deadlineNanos;
@@ -74,7 +76,8 @@ final class Prefetcher {
 
   Prefetcher(ClaimCheck claimCheck) {
     this.claimCheck = Objects.requireNonNull(claimCheck, "claimCheck");
-    this.reader = ReaderAccess.of(claimCheck);
+    this.access = claimCheck instanceof ReaderAccess a ? a : null;
+    this.reader = access == null ? null : access.reader();
     if (reader == null) {
       throw new IllegalArgumentException("prefetching needs a claim check opened by ClaimCheck.open");
     }
@@ -246,10 +249,10 @@ final class Prefetcher {
       open.add(item);
     }
     started.increment();
-    CompletableFuture<byte[]> f = redeem(item);
+    CompletableFuture<?> f = warm(item);
     item.pin.started();
     running.add(f);
-    f.whenComplete((bytes, error) -> {
+    f.whenComplete((done, error) -> {
       running.remove(f);
       if (error == null) {
         succeeded.increment();
@@ -265,9 +268,13 @@ final class Prefetcher {
     return true;
   }
 
-  private CompletableFuture<byte[]> redeem(Item item) {
+  /**
+   * Fetches {@code item}'s claim into the reader's cache, verified, without the redeem's copy for
+   * a caller (nobody reads it: the deserializer takes its own from the cache).
+   */
+  private CompletableFuture<?> warm(Item item) {
     try {
-      return claimCheck.redeem(item.ref, item.pinnedUntil);
+      return access.warm(item.ref, item.pinnedUntil);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

@@ -52,8 +52,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * it is never evicted before it is read and never fetched twice; a ref the application reaches
  * before its turn is left to the deserializer. Pins are reserved within {@code
  * claimcheck.cache.max.bytes}, which every consumer of the process shares: while the cache has no
- * room left for pins, prefetch waits. A prefetch verifies (and decompresses) the claim once more
- * than the deserializer alone would; the store is asked once.
+ * room left for pins, prefetch waits. A prefetch makes no copy and decompresses nothing: it
+ * verifies the stored bytes once before the cache keeps them, as every fetch does, and the
+ * deserializer verifies and copies what it reads; the store is asked once.
  */
 public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]> {
 
