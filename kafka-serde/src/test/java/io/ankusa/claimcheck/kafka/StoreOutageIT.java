@@ -156,8 +156,20 @@ class StoreOutageIT {
       assertThat(keys).containsExactly("before");
       proxyA.up();
       consumer.seek(tp, failed.offset());
-      List<ConsumerRecord<String, byte[]>> rest =
-          Servers.pollAll(consumer, 2, Duration.ofSeconds(30));
+      // Back up, the record is read. A redeem still in the outage's shadow (a connection the
+      // SDK's pool is still giving up on) may yet answer UNAVAILABLE: retriable, so do what an
+      // application does — seek back and poll again — and never skip it.
+      List<ConsumerRecord<String, byte[]>> rest = new ArrayList<>();
+      long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (rest.size() < 2 && System.nanoTime() < end) {
+        try {
+          consumer.poll(Duration.ofMillis(200)).forEach(rest::add);
+        } catch (RecordDeserializationException e) {
+          assertThat(ClaimCheckDeserializationExceptionHandler.claimFailure(e).reason())
+              .isEqualTo(Reason.UNAVAILABLE);
+          consumer.seek(tp, e.offset());
+        }
+      }
       assertThat(rest).extracting(ConsumerRecord::key).containsExactly("big", "after");
       assertThat(rest.get(0).value()).isEqualTo(big);
     }
