@@ -126,7 +126,7 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   /**
    * Creates topic {@code name} with {@code partitions} partitions (replication factor 1) and waits
-   * for it; does nothing when it already exists.
+   * until every partition's leader serves requests; does nothing when it already exists.
    */
   public void createTopic(String name, int partitions) {
     try {
@@ -138,11 +138,40 @@ public final class EmbeddedKafka implements AutoCloseable {
       if (!(e.getCause() instanceof TopicExistsException)) {
         throw new IllegalStateException("EmbeddedKafka: cannot create topic " + name, e.getCause());
       }
+      return; // an existing topic's leaders were awaited by whoever created it
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("EmbeddedKafka: interrupted creating topic " + name, e);
     } catch (java.util.concurrent.TimeoutException e) {
       throw new IllegalStateException("EmbeddedKafka: timed out creating topic " + name, e);
+    }
+    awaitLeaders(name, partitions);
+  }
+
+  /**
+   * Waits until every partition's leader serves requests: a produce that arrives between the
+   * topic's creation and its leader taking over is answered NOT_LEADER_OR_FOLLOWER, and an
+   * idempotent producer's retry of that first batch, once later batches were appended, can be
+   * refused as out of order until its delivery timeout (seen with kafka-clients 4.4 in
+   * ClaimCheckProducerIT: one record expired after 120 s). A ListOffsets is answered by the
+   * leader's replica manager, and the admin client retries it until the leader is ready.
+   */
+  private void awaitLeaders(String name, int partitions) {
+    java.util.Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec>
+        latest = new java.util.HashMap<>();
+    for (int p = 0; p < partitions; p++) {
+      latest.put(new org.apache.kafka.common.TopicPartition(name, p),
+          org.apache.kafka.clients.admin.OffsetSpec.latest());
+    }
+    try {
+      admin.listOffsets(latest).all().get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("EmbeddedKafka: topic " + name + " has no leader", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("EmbeddedKafka: interrupted awaiting " + name + "'s leaders", e);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("EmbeddedKafka: topic " + name + "'s leaders not ready", e);
     }
   }
 
