@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.benchmarks;
 
 import io.ankusa.claimcheck.kafka.ClaimCheckDeserializer;
+import io.ankusa.claimcheck.kafka.ClaimCheckProducer;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
 import io.ankusa.claimcheck.kafka.PrefetchingConsumer;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
@@ -17,10 +18,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
@@ -38,6 +42,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * checked byte for byte against its key; every prefetched record must be a ref and prefetched.
  * End to end = N x S / (produce time + consume time); ratios are ours over inline, same run.
  *
+ * <p>{@code producer=pipelined}: ours produces with {@link ClaimCheckProducer} instead (uploads
+ * run concurrently, {@code claimcheck.write.max.inflight} at once, default 16; value serializer
+ * {@code ByteArraySerializer}); the records it writes are the same refs with the same marker, so
+ * the consume passes and their checks are unchanged.
+ *
  * <p>{@code proxy} puts the WireMock fault proxy between the clients and S3Proxy (pass-through);
  * {@code getLatencyMs=N} does too and holds every GET N ms there (a remote store's first byte).
  *
@@ -50,6 +59,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  *   java -Xms6g -Xmx6g -cp benchmarks/target/benchmarks.jar \
  *       io.ankusa.claimcheck.benchmarks.EndToEndHarness \
  *       [256K:2000 1M:500 4M:125] [proxy] [getLatencyMs=0] [warmup=0.25] [rounds=1] [fitPolls]
+ *       [producer=serializer|pipelined]
  *       [png=docs/bench/throughput-vs-size.png]
  * </pre>
  *
@@ -121,6 +131,7 @@ public final class EndToEndHarness {
   private final FaultProxy proxy; // null when talking to S3Proxy directly
   private final Values values = new Values();
   private boolean fitPolls; // max.poll.records sized to the cache (the old rig), else the default
+  private boolean pipelined; // ours produces with ClaimCheckProducer, else ClaimCheckSerializer
 
   private EndToEndHarness(boolean throughProxy, int getLatencyMs) {
     this.admin =
@@ -150,6 +161,7 @@ public final class EndToEndHarness {
     List<Size> sizes = new ArrayList<>();
     boolean throughProxy = false;
     boolean fitPolls = false;
+    boolean pipelined = false;
     int getLatencyMs = 0;
     double warmupFraction = 0.25;
     int rounds = 1;
@@ -162,6 +174,8 @@ public final class EndToEndHarness {
         throughProxy = getLatencyMs > 0 || throughProxy;
       } else if (a.equals("fitPolls")) {
         fitPolls = true;
+      } else if (a.equals("producer=pipelined") || a.equals("producer=serializer")) {
+        pipelined = a.equals("producer=pipelined");
       } else if (a.startsWith("rounds=")) {
         rounds = Integer.parseInt(a.substring("rounds=".length()));
       } else if (a.startsWith("warmup=")) {
@@ -178,6 +192,7 @@ public final class EndToEndHarness {
     }
     EndToEndHarness h = new EndToEndHarness(throughProxy, getLatencyMs);
     h.fitPolls = fitPolls;
+    h.pipelined = pipelined;
     List<Result> results = new ArrayList<>();
     String via;
     try {
@@ -186,6 +201,8 @@ public final class EndToEndHarness {
       System.out.printf("S3: %s; load average at start: %s%n", via, loadAverage());
       System.out.printf("claim-check keys beyond the store's: %s; max.poll.records of ours: %s%n",
           extraKeys(h.claimcheck), fitPolls ? "80 % of the cache / S (fitPolls)" : "500 (default)");
+      System.out.printf("ours produces with %s%n", pipelined
+          ? "ClaimCheckProducer (producer=pipelined)" : "KafkaProducer + ClaimCheckSerializer");
       long warm = System.nanoTime();
       // JIT, connections, topic metadata; not reported. A short warm-up left the JIT compiling
       // through the first timed passes (up to 10 CPU s per GiB of them), so each size warms.
@@ -211,7 +228,8 @@ public final class EndToEndHarness {
     summary(results);
     clientSummary(results);
     List<Result> median = medians(sizes, results);
-    EndToEndPlot.write(png, median, via + (rounds > 1 ? "; each size's median round of " + rounds
+    EndToEndPlot.write(png, median, via + (pipelined ? "; ours produces pipelined" : "")
+        + (rounds > 1 ? "; each size's median round of " + rounds
         : "") + "; load average at end: " + loadAverage());
     System.out.println("plot: " + png.toAbsolutePath());
     System.exit(0);
@@ -222,16 +240,19 @@ public final class EndToEndHarness {
     String oursTopic = topic("ours", 0);
     Map<String, Object> inlineProducer = producer(BYTES_SERIALIZER);
     inlineProducer.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, s.bytes() + (1 << 20));
-    Map<String, Object> oursProducer = producer(ClaimCheckSerializer.class.getName());
+    Map<String, Object> oursProducer =
+        producer(pipelined ? BYTES_SERIALIZER : ClaimCheckSerializer.class.getName());
     oursProducer.putAll(claimcheck);
+    Function<Map<String, Object>, Producer<byte[], byte[]>> openOurs =
+        pipelined ? ClaimCheckProducer::new : KafkaProducer::new;
     Timed inP =
         timed(
             s.label() + " produce inline",
-            m -> Passes.produce(inlineProducer, inlineTopic, s, values, m));
+            m -> Passes.produce(inlineProducer, KafkaProducer::new, inlineTopic, s, values, m));
     Timed ourP =
         timed(
-            s.label() + " produce ours",
-            m -> Passes.produce(oursProducer, oursTopic, s, values, m));
+            s.label() + (pipelined ? " produce ours pipelined" : " produce ours"),
+            m -> Passes.produce(oursProducer, openOurs, oursTopic, s, values, m));
 
     Map<String, Object> inlineConsumer = consumer(BYTES_DESERIALIZER);
     inlineConsumer.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);

@@ -9,10 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 
@@ -35,17 +36,19 @@ final class Passes {
   }
 
   /**
-   * Sends {@code s.count()} records to partition 0 of {@code topic} with a producer built from
-   * {@code config} and flushes; returns the send + flush nanoseconds.
+   * Sends {@code s.count()} records to partition 0 of {@code topic} with the producer {@code
+   * open} builds from {@code config} (a {@code KafkaProducer}, or a {@code ClaimCheckProducer})
+   * and flushes; returns the send + flush nanoseconds.
    *
    * @throws IllegalStateException when any send failed, with the first failure
    */
-  static long produce(Map<String, Object> config, String topic, EndToEndHarness.Size s,
-      Values values, Meter meter) {
+  static long produce(Map<String, Object> config,
+      Function<Map<String, Object>, Producer<byte[], byte[]>> open, String topic,
+      EndToEndHarness.Size s, Values values, Meter meter) {
     AtomicInteger failed = new AtomicInteger();
     AtomicReference<Exception> first = new AtomicReference<>();
     long took;
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+    try (Producer<byte[], byte[]> producer = open.apply(config)) {
       meter.begin();
       long start = System.nanoTime();
       for (int i = 0; i < s.count(); i++) {
