@@ -132,6 +132,7 @@ class ClaimCheckProducerIT {
     jitter.start();
     int[] next = new int[keys];
     int claimed = 0;
+    List<Future<RecordMetadata>> sent = new ArrayList<>();
     try (ClaimCheckProducer<String, byte[]> p = producer(config())) {
       for (int i = 0; i < records; i++) {
         int k = random.nextInt(keys);
@@ -140,9 +141,13 @@ class ClaimCheckProducerIT {
         ProducerRecord<String, byte[]> r =
             new ProducerRecord<>(topic, "key-" + k, value(k, next[k], big));
         r.headers().add("seq", ByteBuffer.allocate(4).putInt(next[k]++).array());
-        p.send(r);
+        sent.add(p.send(r));
       }
       p.flush();
+      for (Future<RecordMetadata> f : sent) { // every send acknowledged: none failed quietly
+        assertThat(f).isDone();
+        f.get();
+      }
       assertThat(p.packsWritten()).isEqualTo(claimed);
     } finally {
       stop.set(true);
