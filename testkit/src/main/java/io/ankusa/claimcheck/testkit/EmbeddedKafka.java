@@ -163,10 +163,23 @@ public final class EmbeddedKafka implements AutoCloseable {
       latest.put(new org.apache.kafka.common.TopicPartition(name, p),
           org.apache.kafka.clients.admin.OffsetSpec.latest());
     }
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     try {
-      admin.listOffsets(latest).all().get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("EmbeddedKafka: topic " + name + " has no leader", e.getCause());
+      while (true) {
+        try {
+          admin.listOffsets(latest).all().get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+          return;
+        } catch (ExecutionException e) {
+          // The broker may not know the topic yet (UnknownTopicOrPartition) or its leader may not
+          // have taken over: both retriable, asked again until the start timeout.
+          if (!(e.getCause() instanceof org.apache.kafka.common.errors.RetriableException)
+              || System.nanoTime() > deadline) {
+            throw new IllegalStateException("EmbeddedKafka: topic " + name + " has no leader",
+                e.getCause());
+          }
+          Thread.sleep(20);
+        }
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("EmbeddedKafka: interrupted awaiting " + name + "'s leaders", e);
