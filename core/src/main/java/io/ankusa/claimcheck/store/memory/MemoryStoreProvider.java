@@ -32,19 +32,21 @@ public final class MemoryStoreProvider implements ClaimStoreProvider {
 
   @Override
   public void validate(URI uri, StoreConfig config) {
-    name(uri);
+    name(uri, "memory");
   }
 
   /** The process-wide store of {@code uri}'s name; closing it leaves it (and its objects) in place. */
   @Override
   public ClaimStore open(URI uri, StoreConfig config) {
-    return NAMED.computeIfAbsent(name(uri), InMemoryStore::new);
+    return NAMED.computeIfAbsent(name(uri, "memory"), InMemoryStore::new);
   }
 
-  private static String name(URI uri) {
+  /** The store name of an opaque {@code <scheme>:<name>} URI, or a failure saying the form. */
+  static String name(URI uri, String scheme) {
     String name = uri.getRawSchemeSpecificPart();
     if (!uri.isOpaque() || uri.getRawFragment() != null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("a memory store is memory:<name>, name of [A-Za-z0-9._-]");
+      throw new IllegalArgumentException(
+          "a " + scheme + " store is " + scheme + ":<name>, name of [A-Za-z0-9._-]");
     }
     return name;
   }

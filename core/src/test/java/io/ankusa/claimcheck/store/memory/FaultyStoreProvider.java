@@ -36,10 +36,6 @@ public final class FaultyStoreProvider implements ClaimStoreProvider {
   }
 
   private static String name(URI uri) {
-    String name = uri.getRawSchemeSpecificPart();
-    if (!uri.isOpaque() || !name.matches("[A-Za-z0-9._-]{1,64}")) {
-      throw new IllegalArgumentException("a faulty store is faulty:<name>, name of [A-Za-z0-9._-]");
-    }
-    return name;
+    return MemoryStoreProvider.name(uri, "faulty"); // the same name rule as memory:<name>
   }
 }
