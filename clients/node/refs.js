@@ -165,7 +165,7 @@ function tenantProblem(t) {
  */
 export function refFromRecord(value, headers, isKey = false) {
   const marker = isKey ? KEY_MARKER : VALUE_MARKER;
-  const marked = headers != null && headers[marker] !== undefined && headers[marker] !== null;
+  const marked = headers != null && Object.hasOwn(headers, marker); // present, whatever its value
   return isRef(value, marked) ? decodeRef(value) : null;
 }
 

@@ -72,6 +72,8 @@ class RefVectorsTest(unittest.TestCase):
         with self.assertRaises(cc.MalformedRef):
             cc.ref_from_record(inline, [(cc.KEY_MARKER, b"1")], is_key=True)
         self.assertIsNone(cc.ref_from_record(None, [(cc.VALUE_MARKER, b"1")]))
+        with self.assertRaises(cc.MalformedRef):  # a marker with a null value is a marker
+            cc.ref_from_record(inline, [(cc.VALUE_MARKER, None)])
 
     def test_checksums_match_the_java_ones(self):
         for v in VECTORS["checksums"]:
@@ -147,10 +149,15 @@ class Stub:
                                             else stub.answers[0])
                 self.send_response(status)
                 for k, v in headers.items():
-                    self.send_header(k, v)
+                    if k != "X-Abort-After":
+                        self.send_header(k, v)
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
-                self.wfile.write(payload)
+                if "X-Abort-After" in headers:  # as the gateway aborts a claim failing its end
+                    self.wfile.write(payload[:int(headers["X-Abort-After"])])
+                    self.close_connection = True
+                else:
+                    self.wfile.write(payload)
 
             do_GET = do_POST = answer
 
@@ -245,6 +252,14 @@ class GatewayClientTest(unittest.TestCase):
     def test_a_body_that_fails_once_is_fetched_again(self):
         c = self.client((200, {}, PAYLOAD[:-1] + b"?"), OK)
         self.assertEqual(c.redeem(PLAIN_REF), PAYLOAD)
+
+    def test_a_transfer_aborted_mid_body_is_retried_and_never_returned(self):
+        c = self.client((200, {"X-Abort-After": "100"}, PAYLOAD), OK)
+        self.assertEqual(c.redeem(PLAIN_REF), PAYLOAD)
+        self.assertEqual(len(self.stub.requests), 2)
+        c = self.client((200, {"X-Abort-After": "100"}, PAYLOAD))
+        with self.assertRaises(cc.Unavailable):
+            c.redeem(PLAIN_REF, deadline_s=2)
 
     def test_an_etag_naming_another_checksum_is_corrupt(self):
         c = self.client((200, {"ETag": '"00000000"'}, PAYLOAD))

@@ -31,9 +31,14 @@ async function client(...answers) {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       requests.push({ method: req.method, path: req.url, headers: req.headers, body: Buffer.concat(chunks) });
-      const [status, headers, body] = answers.length > 1 ? answers.shift() : answers[0];
+      const [status, { 'X-Abort-After': abortAfter, ...headers }, body] =
+        answers.length > 1 ? answers.shift() : answers[0];
       res.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(body) });
-      res.end(body);
+      if (abortAfter === undefined) {
+        res.end(body);
+      } else { // as the gateway aborts a claim that fails its check at the end
+        res.write(Buffer.from(body).subarray(0, Number(abortAfter)), () => res.destroy());
+      }
     });
   });
   servers.push(server);
@@ -107,6 +112,14 @@ test('a body that fails its checksum twice is Corrupt', async () => {
 test('a body that fails once is fetched again', async () => {
   const { c } = await client([200, {}, PAYLOAD.subarray(1)], OK);
   assert.deepEqual(await c.redeem(PLAIN_REF), PAYLOAD);
+});
+
+test('a transfer aborted mid-body is retried and never returned', async () => {
+  const one = await client([200, { 'X-Abort-After': '100' }, PAYLOAD], OK);
+  assert.deepEqual(await one.c.redeem(PLAIN_REF), PAYLOAD);
+  assert.equal(one.requests.length, 2);
+  const two = await client([200, { 'X-Abort-After': '100' }, PAYLOAD]);
+  await assert.rejects(two.c.redeem(PLAIN_REF, { deadlineMs: 2000 }), cc.Unavailable);
 });
 
 test('an ETag naming another checksum is Corrupt', async () => {

@@ -58,6 +58,8 @@ test('a value marker does not mark the key', () => {
   assert.equal(cc.refFromRecord(inline, { [cc.VALUE_MARKER]: '1' }, true), null);
   assert.throws(() => cc.refFromRecord(inline, { [cc.KEY_MARKER]: '1' }, true), cc.MalformedRef);
   assert.equal(cc.refFromRecord(null, { [cc.VALUE_MARKER]: '1' }), null);
+  // a marker with a null value is a marker
+  assert.throws(() => cc.refFromRecord(inline, { [cc.VALUE_MARKER]: null }), cc.MalformedRef);
 });
 
 test('checksums match the Java ones', () => {
