@@ -66,6 +66,24 @@ class RefVectorsTest(unittest.TestCase):
                     self.assertIsNone(cc.ref_from_record(data, None))
                     self.assertIsNone(cc.ref_from_record(data, [(cc.KEY_MARKER, b"1")]))
 
+    def test_every_fuzz_vector_gets_the_java_answer(self):
+        self.assertGreater(len(VECTORS["fuzz"]), 100)
+        for v in VECTORS["fuzz"]:
+            with self.subTest(v["hex"]):
+                data = bytes.fromhex(v["hex"])
+                self.assertEqual(cc.is_ref(data), v["unmarked"] == "ref")
+                if v["error"] is not None:
+                    with self.assertRaises(cc.MalformedRef) as caught:
+                        cc.decode_ref(data)
+                    self.assertEqual(caught.exception.reason, v["error"])
+                    continue
+                r, e = cc.decode_ref(data), v["ref"]
+                self.assertEqual(
+                    (r.version, r.tenant, r.pack_id, r.index, r.offset, r.length, r.checksum,
+                     r.codec, r.uncompressed_length),
+                    (e["version"], e["tenant"], e["pack_id"], e["index"], int(e["offset"]),
+                     e["length"], e["checksum"], e["codec"], e["uncompressed_length"]))
+
     def test_a_value_marker_does_not_mark_the_key(self):
         inline = b"\x00\xf7\xac\x6b not a ref"
         self.assertIsNone(cc.ref_from_record(inline, [(cc.VALUE_MARKER, b"1")], is_key=True))

@@ -53,6 +53,24 @@ test('every non-ref vector gets its verdict and reason', () => {
   }
 });
 
+test('every fuzz vector gets the Java answer', () => {
+  assert.ok(V.fuzz.length > 100);
+  for (const v of V.fuzz) {
+    const data = hex(v.hex);
+    assert.equal(cc.isRef(data), v.unmarked === 'ref', v.hex);
+    if (v.error !== null) {
+      assert.throws(() => cc.decodeRef(data), (e) => e instanceof cc.MalformedRef && e.reason === v.error, v.hex);
+      continue;
+    }
+    const r = cc.decodeRef(data);
+    const e = v.ref;
+    assert.deepEqual(
+      [r.version, r.tenant, r.packId, r.index, r.offset, r.length, r.checksum, r.codec, r.uncompressedLength],
+      [e.version, e.tenant, e.pack_id, e.index, BigInt(e.offset), e.length, e.checksum, e.codec,
+        e.uncompressed_length], v.hex);
+  }
+});
+
 test('a value marker does not mark the key', () => {
   const inline = Buffer.concat([Buffer.from(cc.MAGIC), Buffer.from(' not a ref')]);
   assert.equal(cc.refFromRecord(inline, { [cc.VALUE_MARKER]: '1' }, true), null);

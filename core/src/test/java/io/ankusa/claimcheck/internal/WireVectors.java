@@ -19,6 +19,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 
 /**
  * Renders {@code docs/wire-vectors.json}, the test vectors of the wire format that the Python and
@@ -35,6 +36,9 @@ final class WireVectors {
 
   static final Tenant PACK_TENANT = Tenant.of("acme");
   static final PackId PACK_ID = PackId.parseHex("8badf00d0000c0de");
+
+  /** The number of fuzz vectors. */
+  static final int FUZZ = 240;
 
   private WireVectors() {}
 
@@ -63,6 +67,11 @@ final class WireVectors {
     for (int i = 0; i < nonRefs.size(); i++) {
       sb.append("    ").append(nonRef(nonRefs.get(i)))
           .append(i + 1 < nonRefs.size() ? ",\n" : "\n");
+    }
+    sb.append("  ],\n  \"fuzz\": [\n");
+    List<byte[]> fuzz = fuzz(refs);
+    for (int i = 0; i < fuzz.size(); i++) {
+      sb.append("    ").append(fuzzed(fuzz.get(i))).append(i + 1 < fuzz.size() ? ",\n" : "\n");
     }
     sb.append("  ],\n  \"checksums\": [\n");
     List<byte[]> inputs = List.of(new byte[0], "123456789".getBytes(StandardCharsets.US_ASCII),
@@ -108,6 +117,45 @@ final class WireVectors {
         + "\", \"unmarked\": \"" + verdict(RefCodec.isRef(n.bytes)) + "\", \"marked\": \""
         + verdict(carriesRefMarked(n.bytes)) + "\", \"error\": \"" + refused.reason()
         + "\", \"needs_newer_reader\": " + refused.needsNewerReader() + "}";
+  }
+
+  /**
+   * {@value #FUZZ} mutations of {@code refs} from a fixed seed: 1 to 3 bytes after the magic
+   * replaced, the CRC32 then mostly recomputed (so the body's checks are reached), sometimes a
+   * byte cut or added.
+   */
+  static List<byte[]> fuzz(List<ClaimRef> refs) {
+    Random random = new Random(17); // its sequence is specified: the same on every JVM
+    List<byte[]> out = new ArrayList<>();
+    for (int i = 0; i < FUZZ; i++) {
+      byte[] b = RefCodec.encode(refs.get(i % refs.size()));
+      int changes = 1 + random.nextInt(3);
+      for (int c = 0; c < changes; c++) {
+        b[4 + random.nextInt(b.length - 8)] = (byte) random.nextInt(256);
+      }
+      int shape = random.nextInt(10);
+      if (shape == 0) {
+        b = Arrays.copyOf(b, b.length - 1);
+      } else if (shape == 1) {
+        b = Arrays.copyOf(b, b.length + 1);
+      } else if (shape < 9) {
+        Bytes.putInt(b, b.length - 4, Checksums.crc32(b, 0, b.length - 4));
+      }
+      out.add(b);
+    }
+    return out;
+  }
+
+  /** A fuzz vector: its bytes, the unmarked verdict, and the decode reason or the ref decoded. */
+  static String fuzzed(byte[] bytes) {
+    String head = "{\"hex\": \"" + HEX.formatHex(bytes) + "\", \"unmarked\": \""
+        + verdict(RefCodec.isRef(bytes)) + "\", ";
+    try {
+      RefCodec.decode(bytes);
+    } catch (MalformedRefException e) {
+      return head + "\"error\": \"" + e.reason() + "\"}";
+    }
+    return head + "\"error\": null, \"ref\": " + ref(bytes) + "}";
   }
 
   /**
