@@ -29,6 +29,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TransactionAbortedException;
 import org.apache.kafka.common.metrics.KafkaMetric;
@@ -121,6 +122,7 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   private final Uploader uploader;
   private final OrderLanes lanes;
   private final ProducerMetrics metrics;
+  private final ProducerErrors errors = new ProducerErrors();
   private volatile long transaction;
   private volatile boolean closed;
 
@@ -186,8 +188,9 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     this.metrics = new ProducerMetrics(clientId);
     this.buffer = new WriteBuffer(settings.bufferBytes(), ticker);
     this.pipeline = new CheckInPipeline(inner, ticker, buffer, settings.idempotent(),
-        metrics.counts());
-    this.uploader = new Uploader(claimCheck, pipeline, settings, metrics, ticker, clientId);
+        metrics.counts(), errors);
+    this.uploader = new Uploader(claimCheck, pipeline, settings, metrics, errors, ticker,
+        clientId);
     this.lanes = new OrderLanes(inner, settings.keyedPartitioning());
     metrics.bind(uploader::inflight, buffer::used, pipeline::outstanding);
   }
@@ -202,6 +205,9 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     if (closed) {
       throw new IllegalStateException("Cannot perform operation after producer has been closed");
     }
+    if (errors.failed()) {
+      throw errors.failure();
+    }
     long deadline = ticker.read() + TimeUnit.MILLISECONDS.toNanos(settings.maxBlockMs());
     byte[] key = keySerializer.serialize(record.topic(), record.headers(), record.key());
     byte[] value = valueSerializer.serialize(record.topic(), record.headers(), record.value());
@@ -212,14 +218,18 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
       metrics.counts().inline();
     }
     long timestamp = record.timestamp() != null ? record.timestamp() : wallClock.getAsLong();
-    ProducerRecord<byte[], byte[]> staged = new ProducerRecord<>(record.topic(),
-        record.partition(), timestamp, key, value, record.headers());
     Object lane;
     try {
       lane = lanes.of(record.topic(), record.partition(), key);
     } catch (ApiException e) { // metadata did not arrive within max.block.ms: as Kafka reports it
-      return failed(staged, callback, e);
+      return failed(new ProducerRecord<>(record.topic(), record.partition(), timestamp, key, value,
+          record.headers()), callback, e);
     }
+    // The partition is pinned now: computed later, a grown partition count could move a record
+    // behind the later records of its key that went to the new partition straight away.
+    Integer partition = lane instanceof TopicPartition tp ? tp.partition() : record.partition();
+    ProducerRecord<byte[], byte[]> staged = new ProducerRecord<>(record.topic(), partition,
+        timestamp, key, value, record.headers());
     long reserve = 0;
     if (checksIn || pipeline.wouldQueue(lane)) {
       reserve = value == null ? 0 : value.length;
@@ -231,10 +241,17 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     }
     long held = reserve;
     long txn = transaction;
-    PendingRecord r = pipeline.add(seq ->
-        new PendingRecord(seq, lane, staged, checksIn, held, txn, callback));
+    PendingRecord r;
+    try {
+      r = pipeline.add(seq -> new PendingRecord(seq, lane, staged, checksIn, held, txn, callback));
+    } catch (RuntimeException | Error e) { // not accepted (no memory for it): hold nothing
+      buffer.release(held);
+      throw e;
+    }
     if (checksIn) {
       uploader.submit(r);
+    } else {
+      pipeline.sendIfReady(r);
     }
     return r.future;
   }
@@ -260,12 +277,20 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     return CompletableFuture.failedFuture(e);
   }
 
-  /** Waits for every check-in and send accepted before this call, then flushes the inner one. */
+  /**
+   * Waits for every check-in and send accepted before this call, then flushes the inner one;
+   * throws a {@link KafkaException} whose cause is the {@link Error} that failed one of those
+   * records (each such Error is thrown by one flush), or the one that failed the producer.
+   */
   @Override
   public void flush() {
     long mark = pipeline.mark();
     pipeline.await(r -> r.seq <= mark, Long.MAX_VALUE);
     inner.flush();
+    KafkaException e = errors.takeUpTo(mark);
+    if (e != null || (e = errors.failure()) != null) {
+      throw e;
+    }
   }
 
   @Override
@@ -292,6 +317,9 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
         TimeUnit.MILLISECONDS.toNanos(settings.maxBlockMs()))) {
       throw new TimeoutException("the transaction's check-ins did not finish within "
           + ProducerConfig.MAX_BLOCK_MS_CONFIG + "=" + settings.maxBlockMs());
+    }
+    if (errors.failed()) {
+      throw errors.failure();
     }
     if (pipeline.failedIn(t)) {
       throw new KafkaException("a record of this transaction failed its check-in or send; "
@@ -351,7 +379,10 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   /**
    * Stops accepting records, waits up to {@code timeout} for the pending check-ins and hand-offs,
    * fails what is left ({@link KafkaException}), then closes the inner producer with the time
-   * remaining, the serializers and the claim check. Idempotent.
+   * remaining, the serializers and the claim check. Idempotent. Then throws a {@link
+   * KafkaException} whose cause is an {@link Error} that failed a record and that no {@code flush}
+   * reported, or the one that failed the producer for good. Interrupted, it still closes
+   * everything (without waiting) and throws Kafka's {@code InterruptException}, flag set.
    */
   @Override
   public void close(Duration timeout) {
@@ -362,8 +393,17 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     long start = ticker.read();
     long budget = timeout.isNegative() ? 0
         : timeout.compareTo(Duration.ofDays(365)) > 0 ? Long.MAX_VALUE / 4 : timeout.toNanos();
+    RuntimeException interrupted = null;
     try {
-      if (!pipeline.await(r -> true, budget)) {
+      boolean drained;
+      try {
+        drained = pipeline.await(r -> true, budget);
+      } catch (InterruptException e) {
+        interrupted = e;
+        drained = false;
+        budget = 0;
+      }
+      if (!drained) {
         pipeline.failAll(r -> true,
             new KafkaException("the producer closed before this record's check-in finished"));
       }
@@ -374,6 +414,13 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
       ProducerParts.closeQuietly(keySerializer, valueSerializer);
       claimCheck.close();
       metrics.close();
+    }
+    if (interrupted != null) {
+      throw interrupted;
+    }
+    KafkaException e = errors.takeAll();
+    if (e != null) {
+      throw e;
     }
   }
 }
