@@ -63,8 +63,10 @@ import org.apache.kafka.common.serialization.Serializer;
  *       buffer waits for an empty one. A record refused so was never accepted (as in Kafka): it
  *       does not fail the records of its partition accepted before or after it.
  *   <li><b>Order.</b> Records of one partition — an explicit partition, or one key under the
- *       default partitioner (computed from {@code partitionsFor} and Kafka's murmur2) — reach the
- *       inner producer in send order whatever order their uploads finish in. Under a custom
+ *       default partitioner (computed at send from {@code partitionsFor} and Kafka's murmur2, and
+ *       pinned in the record handed on, so partitions added meanwhile move it nowhere: the
+ *       partition is the one Kafka's own {@code send} would have chosen) — reach the inner
+ *       producer in send order whatever order their uploads finish in. Under a custom
  *       partitioner, records of one key keep their order. Records with neither key nor partition
  *       have no order, as under Kafka's sticky partitioner: each goes when its value is ready. A
  *       small value goes at once unless an earlier record of its partition still waits.
@@ -76,8 +78,22 @@ import org.apache.kafka.common.serialization.Serializer;
  *       failure is handed on fails too (a {@link KafkaException} whose cause is that failure), so
  *       no later record is delivered after an earlier one was dropped; records sent afterwards
  *       start afresh. Without idempotence, the later records go on.
+ *   <li><b>Errors</b> ({@code OutOfMemoryError}, ...) settle their record too, never a hang: its
+ *       callback and future get a {@link KafkaException} whose cause is the Error, its buffer
+ *       bytes are released, and the first {@code flush} that waited for it — else {@code close}
+ *       — throws a {@link KafkaException} with that cause. An Error in a check-in fails its
+ *       record as a failed check-in does (the rules above); the producer goes on and the Error is
+ *       rethrown on the upload thread, which is replaced. An Error thrown by a callback leaves
+ *       its record's outcome as it was and the partition goes on. An Error thrown by the inner
+ *       producer's {@code send} leaves it holding the record or not — nobody knows — so the
+ *       producer fails for good: every record still waiting fails, none goes after it, and every
+ *       later {@code send}, {@code flush}, {@code commitTransaction} and {@code close} throws a
+ *       {@link KafkaException} naming the Error: close it and make a new one. Errors thrown in
+ *       the caller's thread before a record is accepted (a serializer, a key's check-in)
+ *       propagate from {@code send}, as in Kafka.
  *   <li><b>flush</b> waits for every check-in and send accepted before it; <b>close(timeout)</b>
- *       drains within its timeout and fails what is left.
+ *       drains within its timeout, fails what is left and closes everything, even when
+ *       interrupted.
  *   <li><b>Transactions.</b> {@code commitTransaction} waits (up to {@code max.block.ms}, else a
  *       {@link TimeoutException}; call it again) for the transaction's check-ins and hands, then
  *       commits; if a record of the transaction failed here it throws a {@link KafkaException}
