@@ -28,6 +28,13 @@ import org.slf4j.LoggerFactory;
  * so a lane's records reach the inner producer in send order; a record is {@code settled} exactly
  * once, by whoever takes it. With {@code failLane}, a failed head takes every record queued behind
  * it down with it. Inner sends and callbacks run outside the lock.
+ *
+ * <p>Whatever is thrown, a record taken for hand-off is completed once (callback, then future),
+ * its bytes are released and it leaves {@code outstanding}: nothing thrown by the inner producer or
+ * a callback escapes a dispatcher. An {@link Error} thrown by a callback is noted for {@code
+ * flush}/{@code close} ({@link ProducerErrors}) and the lane goes on; one thrown by the inner
+ * producer's {@code send} fails its record and the producer for good, since the inner producer may
+ * or may not hold the record now: every record still here fails, none goes after it.
  */
 final class CheckInPipeline {
 
@@ -38,6 +45,7 @@ final class CheckInPipeline {
   private final WriteBuffer buffer;
   private final boolean failLane;
   private final SerdeMetrics counts;
+  private final ProducerErrors errors;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Map<Object, ArrayDeque<PendingRecord>> lanes = new HashMap<>();
@@ -47,8 +55,9 @@ final class CheckInPipeline {
   private long nextSeq;
 
   CheckInPipeline(Producer<byte[], byte[]> inner, io.ankusa.claimcheck.time.Ticker ticker,
-      WriteBuffer buffer, boolean failLane, SerdeMetrics counts) {
+      WriteBuffer buffer, boolean failLane, SerdeMetrics counts, ProducerErrors errors) {
     this.inner = inner;
+    this.errors = errors;
     this.ticker = ticker;
     this.buffer = buffer;
     this.failLane = failLane;
@@ -69,23 +78,32 @@ final class CheckInPipeline {
     }
   }
 
-  /** Accepts the record {@code make} builds for the next sequence number; sends it if it may go. */
+  /**
+   * Accepts the record {@code make} builds for the next sequence number; nothing is accepted when
+   * this throws. Follow with {@link #sendIfReady}.
+   */
   PendingRecord add(LongFunction<PendingRecord> make) {
-    PendingRecord r;
     lock.lock();
     try {
-      r = make.apply(nextSeq++);
+      PendingRecord r = make.apply(nextSeq);
+      ArrayDeque<PendingRecord> q = r.lane == null ? null
+          : lanes.computeIfAbsent(r.lane, l -> new ArrayDeque<>());
       outstanding.put(r.seq, r);
-      if (r.lane != null) {
-        lanes.computeIfAbsent(r.lane, l -> new ArrayDeque<>()).addLast(r);
+      nextSeq++;
+      if (q != null) {
+        q.addLast(r);
       }
+      return r;
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Sends the just accepted {@code r} (and what waited for it) if it may go now. */
+  void sendIfReady(PendingRecord r) {
     if (r.decided()) {
       dispatch(r);
     }
-    return r;
   }
 
   /** Records that {@code r}'s value is final as {@code ready}'s; sends what may go now. */
@@ -167,22 +185,15 @@ final class CheckInPipeline {
     }
   }
 
-  /** Hands each of {@code batch} to the inner producer or fails it, in order; then forgets them. */
+  /**
+   * Hands each of {@code batch} to the inner producer or fails it, in order; then forgets them.
+   * Throws nothing the inner producer or a callback throws.
+   */
   private void finish(List<PendingRecord> batch) {
+    boolean failsProducer = false;
     for (PendingRecord r : batch) {
       buffer.release(r.reserved);
-      if (r.failure == null) {
-        try {
-          inner.send(r.ready, (md, e) -> complete(r, md, e));
-        } catch (RuntimeException e) { // closed, fenced, interrupted: the record failed
-          complete(r, null, e);
-        }
-      } else {
-        if (r.failure instanceof ClaimCheckException c) {
-          counts.failed(c.reason());
-        }
-        complete(r, null, r.failure);
-      }
+      failsProducer |= settle(r);
     }
     lock.lock();
     try {
@@ -196,21 +207,61 @@ final class CheckInPipeline {
     } finally {
       lock.unlock();
     }
+    if (failsProducer) {
+      failAll(r -> true, errors.failure());
+    }
   }
 
-  private static void complete(PendingRecord r, org.apache.kafka.clients.producer.RecordMetadata md,
-      Exception e) {
-    if (r.callback != null) {
-      try {
-        r.callback.onCompletion(e == null ? md : (md != null ? md : r.failedMetadata()), e);
-      } catch (RuntimeException thrown) {
-        LOG.error("A send callback threw; ignored as the Kafka producer does", thrown);
-      }
+  /** Hands {@code r} on or fails it; returns whether the inner producer threw an Error. */
+  private boolean settle(PendingRecord r) {
+    if (r.failure == null && errors.failed()) {
+      r.failure = errors.failure(); // taken before the producer failed: must not go after it
     }
-    if (e == null) {
-      r.future.complete(md);
-    } else {
-      r.future.completeExceptionally(e);
+    boolean fatal = false;
+    if (r.failure == null) {
+      try {
+        inner.send(r.ready, (md, e) -> complete(r, md, e));
+        return false;
+      } catch (RuntimeException e) { // closed, fenced, interrupted: the record failed
+        complete(r, null, e);
+        return false;
+      } catch (Error e) {
+        errors.fatal(e);
+        r.failure = new KafkaException("the inner producer's send threw " + e, e);
+        errors.note(r.seq, e, "the inner producer's send threw an Error: its record and every "
+            + "record still waiting failed, and so will every later send");
+        fatal = true;
+      }
+    } else if (r.failure instanceof ClaimCheckException c) {
+      counts.failed(c.reason());
+    }
+    complete(r, null, r.failure);
+    return fatal;
+  }
+
+  /**
+   * Completes {@code r} once: its callback (whatever that throws), then its future. Runs on the
+   * inner producer's I/O thread too, so it never throws.
+   */
+  private void complete(PendingRecord r, org.apache.kafka.clients.producer.RecordMetadata md,
+      Exception e) {
+    if (!r.completed.compareAndSet(false, true)) {
+      return; // a send that threw an Error may still call back: the record was settled already
+    }
+    try {
+      if (r.callback != null) {
+        r.callback.onCompletion(e == null ? md : (md != null ? md : r.failedMetadata()), e);
+      }
+    } catch (RuntimeException thrown) {
+      LOG.error("A send callback threw; ignored as the Kafka producer does", thrown);
+    } catch (Error thrown) {
+      errors.note(r.seq, thrown, "a send callback threw an Error (its record's outcome stands)");
+    } finally {
+      if (e == null) {
+        r.future.complete(md);
+      } else {
+        r.future.completeExceptionally(e);
+      }
     }
   }
 

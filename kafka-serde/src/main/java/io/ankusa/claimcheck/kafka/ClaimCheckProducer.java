@@ -29,6 +29,7 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TransactionAbortedException;
 import org.apache.kafka.common.metrics.KafkaMetric;
@@ -62,8 +63,10 @@ import org.apache.kafka.common.serialization.Serializer;
  *       buffer waits for an empty one. A record refused so was never accepted (as in Kafka): it
  *       does not fail the records of its partition accepted before or after it.
  *   <li><b>Order.</b> Records of one partition — an explicit partition, or one key under the
- *       default partitioner (computed from {@code partitionsFor} and Kafka's murmur2) — reach the
- *       inner producer in send order whatever order their uploads finish in. Under a custom
+ *       default partitioner (computed at send from {@code partitionsFor} and Kafka's murmur2, and
+ *       pinned in the record handed on, so partitions added meanwhile move it nowhere: the
+ *       partition is the one Kafka's own {@code send} would have chosen) — reach the inner
+ *       producer in send order whatever order their uploads finish in. Under a custom
  *       partitioner, records of one key keep their order. Records with neither key nor partition
  *       have no order, as under Kafka's sticky partitioner: each goes when its value is ready. A
  *       small value goes at once unless an earlier record of its partition still waits.
@@ -75,8 +78,22 @@ import org.apache.kafka.common.serialization.Serializer;
  *       failure is handed on fails too (a {@link KafkaException} whose cause is that failure), so
  *       no later record is delivered after an earlier one was dropped; records sent afterwards
  *       start afresh. Without idempotence, the later records go on.
+ *   <li><b>Errors</b> ({@code OutOfMemoryError}, ...) settle their record too, never a hang: its
+ *       callback and future get a {@link KafkaException} whose cause is the Error, its buffer
+ *       bytes are released, and the first {@code flush} that waited for it — else {@code close}
+ *       — throws a {@link KafkaException} with that cause. An Error in a check-in fails its
+ *       record as a failed check-in does (the rules above); the producer goes on and the Error is
+ *       rethrown on the upload thread, which is replaced. An Error thrown by a callback leaves
+ *       its record's outcome as it was and the partition goes on. An Error thrown by the inner
+ *       producer's {@code send} leaves it holding the record or not — nobody knows — so the
+ *       producer fails for good: every record still waiting fails, none goes after it, and every
+ *       later {@code send}, {@code flush}, {@code commitTransaction} and {@code close} throws a
+ *       {@link KafkaException} naming the Error: close it and make a new one. Errors thrown in
+ *       the caller's thread before a record is accepted (a serializer, a key's check-in)
+ *       propagate from {@code send}, as in Kafka.
  *   <li><b>flush</b> waits for every check-in and send accepted before it; <b>close(timeout)</b>
- *       drains within its timeout and fails what is left.
+ *       drains within its timeout, fails what is left and closes everything, even when
+ *       interrupted.
  *   <li><b>Transactions.</b> {@code commitTransaction} waits (up to {@code max.block.ms}, else a
  *       {@link TimeoutException}; call it again) for the transaction's check-ins and hands, then
  *       commits; if a record of the transaction failed here it throws a {@link KafkaException}
@@ -121,6 +138,7 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   private final Uploader uploader;
   private final OrderLanes lanes;
   private final ProducerMetrics metrics;
+  private final ProducerErrors errors = new ProducerErrors();
   private volatile long transaction;
   private volatile boolean closed;
 
@@ -186,8 +204,9 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     this.metrics = new ProducerMetrics(clientId);
     this.buffer = new WriteBuffer(settings.bufferBytes(), ticker);
     this.pipeline = new CheckInPipeline(inner, ticker, buffer, settings.idempotent(),
-        metrics.counts());
-    this.uploader = new Uploader(claimCheck, pipeline, settings, metrics, ticker, clientId);
+        metrics.counts(), errors);
+    this.uploader = new Uploader(claimCheck, pipeline, settings, metrics, errors, ticker,
+        clientId);
     this.lanes = new OrderLanes(inner, settings.keyedPartitioning());
     metrics.bind(uploader::inflight, buffer::used, pipeline::outstanding);
   }
@@ -202,6 +221,9 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     if (closed) {
       throw new IllegalStateException("Cannot perform operation after producer has been closed");
     }
+    if (errors.failed()) {
+      throw errors.failure();
+    }
     long deadline = ticker.read() + TimeUnit.MILLISECONDS.toNanos(settings.maxBlockMs());
     byte[] key = keySerializer.serialize(record.topic(), record.headers(), record.key());
     byte[] value = valueSerializer.serialize(record.topic(), record.headers(), record.value());
@@ -212,14 +234,18 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
       metrics.counts().inline();
     }
     long timestamp = record.timestamp() != null ? record.timestamp() : wallClock.getAsLong();
-    ProducerRecord<byte[], byte[]> staged = new ProducerRecord<>(record.topic(),
-        record.partition(), timestamp, key, value, record.headers());
     Object lane;
     try {
       lane = lanes.of(record.topic(), record.partition(), key);
     } catch (ApiException e) { // metadata did not arrive within max.block.ms: as Kafka reports it
-      return failed(staged, callback, e);
+      return failed(new ProducerRecord<>(record.topic(), record.partition(), timestamp, key, value,
+          record.headers()), callback, e);
     }
+    // The partition is pinned now: computed later, a grown partition count could move a record
+    // behind the later records of its key that went to the new partition straight away.
+    Integer partition = lane instanceof TopicPartition tp ? tp.partition() : record.partition();
+    ProducerRecord<byte[], byte[]> staged = new ProducerRecord<>(record.topic(), partition,
+        timestamp, key, value, record.headers());
     long reserve = 0;
     if (checksIn || pipeline.wouldQueue(lane)) {
       reserve = value == null ? 0 : value.length;
@@ -231,10 +257,17 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     }
     long held = reserve;
     long txn = transaction;
-    PendingRecord r = pipeline.add(seq ->
-        new PendingRecord(seq, lane, staged, checksIn, held, txn, callback));
+    PendingRecord r;
+    try {
+      r = pipeline.add(seq -> new PendingRecord(seq, lane, staged, checksIn, held, txn, callback));
+    } catch (RuntimeException | Error e) { // not accepted (no memory for it): hold nothing
+      buffer.release(held);
+      throw e;
+    }
     if (checksIn) {
       uploader.submit(r);
+    } else {
+      pipeline.sendIfReady(r);
     }
     return r.future;
   }
@@ -260,12 +293,20 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     return CompletableFuture.failedFuture(e);
   }
 
-  /** Waits for every check-in and send accepted before this call, then flushes the inner one. */
+  /**
+   * Waits for every check-in and send accepted before this call, then flushes the inner one;
+   * throws a {@link KafkaException} whose cause is the {@link Error} that failed one of those
+   * records (each such Error is thrown by one flush), or the one that failed the producer.
+   */
   @Override
   public void flush() {
     long mark = pipeline.mark();
     pipeline.await(r -> r.seq <= mark, Long.MAX_VALUE);
     inner.flush();
+    KafkaException e = errors.takeUpTo(mark);
+    if (e != null || (e = errors.failure()) != null) {
+      throw e;
+    }
   }
 
   @Override
@@ -292,6 +333,9 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
         TimeUnit.MILLISECONDS.toNanos(settings.maxBlockMs()))) {
       throw new TimeoutException("the transaction's check-ins did not finish within "
           + ProducerConfig.MAX_BLOCK_MS_CONFIG + "=" + settings.maxBlockMs());
+    }
+    if (errors.failed()) {
+      throw errors.failure();
     }
     if (pipeline.failedIn(t)) {
       throw new KafkaException("a record of this transaction failed its check-in or send; "
@@ -351,7 +395,10 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   /**
    * Stops accepting records, waits up to {@code timeout} for the pending check-ins and hand-offs,
    * fails what is left ({@link KafkaException}), then closes the inner producer with the time
-   * remaining, the serializers and the claim check. Idempotent.
+   * remaining, the serializers and the claim check. Idempotent. Then throws a {@link
+   * KafkaException} whose cause is an {@link Error} that failed a record and that no {@code flush}
+   * reported, or the one that failed the producer for good. Interrupted, it still closes
+   * everything (without waiting) and throws Kafka's {@code InterruptException}, flag set.
    */
   @Override
   public void close(Duration timeout) {
@@ -362,8 +409,17 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     long start = ticker.read();
     long budget = timeout.isNegative() ? 0
         : timeout.compareTo(Duration.ofDays(365)) > 0 ? Long.MAX_VALUE / 4 : timeout.toNanos();
+    RuntimeException interrupted = null;
     try {
-      if (!pipeline.await(r -> true, budget)) {
+      boolean drained;
+      try {
+        drained = pipeline.await(r -> true, budget);
+      } catch (InterruptException e) {
+        interrupted = e;
+        drained = false;
+        budget = 0;
+      }
+      if (!drained) {
         pipeline.failAll(r -> true,
             new KafkaException("the producer closed before this record's check-in finished"));
       }
@@ -374,6 +430,13 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
       ProducerParts.closeQuietly(keySerializer, valueSerializer);
       claimCheck.close();
       metrics.close();
+    }
+    if (interrupted != null) {
+      throw interrupted;
+    }
+    KafkaException e = errors.takeAll();
+    if (e != null) {
+      throw e;
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.kafka;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -14,7 +15,10 @@ import org.apache.kafka.common.TopicPartition;
 final class PendingRecord {
 
   final long seq;
-  /** The ordering domain (a partition, or a key under a custom partitioner); null: none. */
+  /**
+   * The ordering domain (a partition, or a key under a custom partitioner); null: none. When it
+   * is a partition, {@link #staged} names it: the partition is pinned at send.
+   */
   final Object lane;
   /** The serialized record, value still inline (the bytes to check in, when {@link #checksIn}). */
   final ProducerRecord<byte[], byte[]> staged;
@@ -23,6 +27,8 @@ final class PendingRecord {
   final long transaction;
   final Callback callback;
   final CompletableFuture<RecordMetadata> future = new CompletableFuture<>();
+  /** Set by whoever completes the callback and future, which happens once whatever is thrown. */
+  final AtomicBoolean completed = new AtomicBoolean();
 
   /** The record to hand to the inner producer once its value is final; null until then. */
   ProducerRecord<byte[], byte[]> ready;

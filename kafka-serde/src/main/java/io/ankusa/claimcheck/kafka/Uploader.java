@@ -24,6 +24,13 @@ import org.apache.kafka.common.KafkaException;
  * its outcome goes to the pipeline exactly once (a record already settled — failed by an abort, a
  * close or an earlier failure of its partition — is skipped without an upload); {@code inflight}
  * counts the uploads under way. The pool's threads are daemons; {@link #shutdown} stops them.
+ *
+ * <p>Whatever a check-in throws, {@link Error}s included, its records are decided: an Error fails
+ * them (a {@link KafkaException} whose cause it is, noted in {@link ProducerErrors} for {@code
+ * flush}/{@code close}) as any failed check-in does, and is then rethrown on the upload thread,
+ * which the pool replaces. The producer goes on: nothing of its state was touched when the Error
+ * came, and the record never reached the inner producer. A record whose task cannot be started
+ * (no thread: an {@code OutOfMemoryError}; a pool shut down by close) fails the same way.
  */
 final class Uploader {
 
@@ -31,13 +38,15 @@ final class Uploader {
   private final CheckInPipeline pipeline;
   private final ProducerSettings settings;
   private final ProducerMetrics metrics;
+  private final ProducerErrors errors;
   private final Ticker ticker;
   private final ConcurrentLinkedQueue<PendingRecord> waiting = new ConcurrentLinkedQueue<>();
   private final AtomicInteger inflight = new AtomicInteger();
   private final ExecutorService pool;
 
   Uploader(ClaimCheck claimCheck, CheckInPipeline pipeline, ProducerSettings settings,
-      ProducerMetrics metrics, Ticker ticker, String clientId) {
+      ProducerMetrics metrics, ProducerErrors errors, Ticker ticker, String clientId) {
+    this.errors = errors;
     this.claimCheck = claimCheck;
     this.pipeline = pipeline;
     this.settings = settings;
@@ -53,10 +62,19 @@ final class Uploader {
     ((ThreadPoolExecutor) pool).allowCoreThreadTimeOut(true);
   }
 
-  /** Queues {@code r}'s value for check-in. */
+  /** Queues {@code r}'s value for check-in; fails it when no task can be started for it. */
   void submit(PendingRecord r) {
     waiting.add(r);
-    pool.execute(this::uploadWaiting);
+    try {
+      pool.execute(this::uploadWaiting);
+    } catch (RuntimeException | Error e) { // rejected (closed), or no thread could be started
+      if (waiting.remove(r)) {
+        if (e instanceof Error) {
+          errors.note(r.seq, e, "no upload thread could be started");
+        }
+        pipeline.decided(r, null, new KafkaException("check-in not started: " + e, e));
+      }
+    }
   }
 
   /** Uploads in flight now. */
@@ -89,6 +107,7 @@ final class Uploader {
     long start = ticker.read();
     List<ClaimRef> refs = null;
     RuntimeException failure = null;
+    Error error = null;
     try {
       if (pack.size() == 1) {
         refs = List.of(claimCheck.checkIn(pack.get(0).staged.value()));
@@ -101,13 +120,32 @@ final class Uploader {
       failure = ClaimCheckException.of(f);
     } catch (RuntimeException e) {
       failure = new KafkaException("check-in failed: " + e, e);
+    } catch (Error e) {
+      error = e;
+      failure = new KafkaException("check-in failed with " + e, e);
     } finally {
       inflight.decrementAndGet();
     }
     metrics.checkedIn(pack.size(), ticker.read() - start, failure == null);
     for (int i = 0; i < pack.size(); i++) {
       PendingRecord p = pack.get(i);
-      pipeline.decided(p, failure == null ? withRef(p.staged, refs.get(i)) : null, failure);
+      ProducerRecord<byte[], byte[]> ready = null;
+      RuntimeException why = failure;
+      if (why == null) {
+        try {
+          ready = withRef(p.staged, refs.get(i));
+        } catch (RuntimeException | Error e) {
+          error = e instanceof Error err ? err : error;
+          why = new KafkaException("check-in failed: " + e, e);
+        }
+      }
+      if (why != null && why.getCause() instanceof Error err) { // noted before flush sees p go
+        errors.note(p.seq, err, "a check-in threw an Error: its record failed");
+      }
+      pipeline.decided(p, ready, why);
+    }
+    if (error != null) {
+      throw error; // for the thread's uncaught-exception handler; the pool starts another thread
     }
   }
 

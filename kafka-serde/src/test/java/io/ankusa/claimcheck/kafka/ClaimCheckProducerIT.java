@@ -16,6 +16,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -26,6 +29,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +39,8 @@ import org.junit.jupiter.api.Test;
  * {@link ClaimCheckProducer} against a real KRaft broker and a real S3 server behind the fault
  * proxy: order per partition under random PUT latencies, back-pressure from a hung store, a
  * failed upload in the middle of a partition's run, transactions, flush and close with uploads
- * pending. Values above 1 KiB are checked in; each value names its key and its sequence number.
+ * pending, partitions added mid-stream. Values above 1 KiB are checked in; each value names its
+ * key and its sequence number.
  */
 class ClaimCheckProducerIT {
 
@@ -176,6 +181,66 @@ class ClaimCheckProducerIT {
     for (int k = 0; k < keys; k++) {
       assertThat(seen.get("key-" + k)).isEqualTo(next[k]);
     }
+  }
+
+  @Test
+  void partitionsAddedMidStreamPutNoRecordOfAKeyBehindALaterOneInAnyPartition() throws Exception {
+    String topic = Servers.unique("grow");
+    Servers.kafka().createTopic(topic, 2);
+    List<String> keys = new ArrayList<>(); // keys that move when 2 partitions become 6
+    for (int i = 0; keys.size() < 4; i++) {
+      int h = Utils.toPositive(Utils.murmur2(("key-" + i).getBytes()));
+      if (h % 6 != h % 2) {
+        keys.add("key-" + i);
+      }
+    }
+    proxy.inject(Fault.hang(Duration.ofMillis(50)), "PUT"); // a big value still uploads when ...
+    Map<String, Object> c = config();
+    c.put(ProducerConfig.METADATA_MAX_AGE_CONFIG, 200); // ... the producer learns of the new ones
+    int[] next = new int[keys.size()];
+    List<Future<RecordMetadata>> sent = new ArrayList<>();
+    try (ClaimCheckProducer<String, byte[]> p = producer(c);
+        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+            Servers.kafka().bootstrapServers()))) {
+      int left = -1; // rounds still to send once the producer knows 6 partitions
+      for (int round = 0; left != 0; round++) {
+        for (int k = 0; k < keys.size(); k++) { // big, small, big, ...: the small one may pass
+          ProducerRecord<String, byte[]> r =
+              new ProducerRecord<>(topic, keys.get(k), value(k, next[k], round % 2 == 0));
+          r.headers().add("seq", ByteBuffer.allocate(4).putInt(next[k]++).array());
+          sent.add(p.send(r));
+        }
+        if (round == 20) {
+          admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(6))).all()
+              .get(30, TimeUnit.SECONDS);
+        }
+        if (left < 0 && round > 20 && p.partitionsFor(topic).size() == 6) {
+          left = 20;
+        } else if (left > 0) {
+          left--;
+        }
+        assertThat(round).as("the producer never learnt of the new partitions").isLessThan(5000);
+        Thread.sleep(10);
+      }
+      p.flush();
+      for (Future<RecordMetadata> f : sent) {
+        f.get(0, TimeUnit.SECONDS);
+      }
+    }
+    List<ConsumerRecord<String, byte[]>> got = consume(topic, sent.size(), false,
+        new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+    assertThat(got).hasSize(sent.size());
+    Map<String, Integer> last = new HashMap<>(); // key@partition -> last seq seen there
+    Map<String, java.util.Set<Integer>> partitionsOf = new HashMap<>();
+    for (ConsumerRecord<String, byte[]> r : got) { // each partition in offset order
+      int seq = ByteBuffer.wrap(r.headers().lastHeader("seq").value()).getInt();
+      String where = r.key() + "@" + r.partition();
+      assertThat(seq).as("%s after seq %s", where, last.get(where))
+          .isGreaterThan(last.getOrDefault(where, -1));
+      last.put(where, seq);
+      partitionsOf.computeIfAbsent(r.key(), k -> new java.util.HashSet<>()).add(r.partition());
+    }
+    assertThat(partitionsOf.values()).allMatch(ps -> ps.size() == 2); // every key moved once
   }
 
   @Test

@@ -24,6 +24,7 @@ final class GatedClaimCheck implements ClaimCheck, ReaderAccess {
   private final ClaimCheck real;
   private final Map<Byte, CountDownLatch> gates = new ConcurrentHashMap<>();
   private final Set<Byte> failing = ConcurrentHashMap.newKeySet();
+  private final Map<Byte, Error> throwing = new ConcurrentHashMap<>();
   private final Map<Byte, CountDownLatch> started = new ConcurrentHashMap<>();
   final AtomicInteger packCalls = new AtomicInteger();
   final AtomicInteger valuesInLastPack = new AtomicInteger();
@@ -46,6 +47,11 @@ final class GatedClaimCheck implements ClaimCheck, ReaderAccess {
     failing.add((byte) id);
   }
 
+  /** Makes the check-in of the value starting with {@code id} throw {@code error} once opened. */
+  void throwing(int id, Error error) {
+    throwing.put((byte) id, error);
+  }
+
   /** Waits until the check-in of the value starting with {@code id} has begun. */
   void awaitStarted(int id) throws InterruptedException {
     started.computeIfAbsent((byte) id, k -> new CountDownLatch(1)).await();
@@ -59,6 +65,10 @@ final class GatedClaimCheck implements ClaimCheck, ReaderAccess {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ClaimCheckFailure(ClaimCheckFailure.Reason.UNAVAILABLE, "interrupted", e);
+    }
+    Error error = throwing.get(id);
+    if (error != null) {
+      throw error;
     }
     if (failing.contains(id)) {
       throw new ClaimCheckFailure(ClaimCheckFailure.Reason.UNAVAILABLE, "store down (test)", null);
