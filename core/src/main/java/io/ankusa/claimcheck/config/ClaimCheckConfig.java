@@ -68,6 +68,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String POLL_BUDGET_RATIO = "claimcheck.poll.budget.ratio";
   public static final String COMPRESSION_TYPE = "claimcheck.compression.type";
   public static final String FILE_PERMISSIONS = "claimcheck.file.permissions";
+  public static final String FILE_CREATE = "claimcheck.file.create";
   public static final String READ_MAX_BYTES = "claimcheck.read.max.bytes";
   public static final String WRITE_MAX_BYTES = "claimcheck.write.max.bytes";
 
@@ -87,7 +88,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
 
   /**
    * Every core key. The library-wide defaults of the per-store settings ({@code claimcheck.s3.*},
-   * {@link #OP_DEADLINE_MS}, {@link #FILE_PERMISSIONS}) are defined from the stores' own
+   * {@link #OP_DEADLINE_MS}, {@link #FILE_PERMISSIONS}, {@link #FILE_CREATE}) are defined from the stores' own
    * definitions, so a setting and its per-store override share one type, default and validator.
    */
   public static final ConfigDef CONFIG_DEF = StoreSpecs.defineGlobals(new ConfigDef()
