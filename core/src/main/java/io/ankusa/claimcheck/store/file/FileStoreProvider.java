@@ -75,7 +75,8 @@ public final class FileStoreProvider implements ClaimStoreProvider {
   /** The directory of {@code uri}, which must be {@code file:///absolute/path}. */
   static Path root(URI uri) {
     if (uri.isOpaque() || uri.getPath() == null || uri.getPath().isEmpty()
-        || uri.getAuthority() != null) {
+        || uri.getAuthority() != null || uri.getRawQuery() != null
+        || uri.getRawFragment() != null) {
       throw new IllegalArgumentException("a file store is file:///absolute/path");
     }
     return Path.of(uri);
