@@ -142,8 +142,11 @@ public final class ClaimCheckConfig extends AbstractConfig {
               + "design (fetch the object from the store directly) rather than in a record.")
       .define(WRITE_MAX_BYTES, Type.LONG, DEFAULT_MAX_BYTES, Range.between(1, MAX_ARRAY_BYTES), MEDIUM,
           "The largest value one check-in accepts, before compression: a larger one fails before "
-              + "any store request. Keep it at or below the consumers' " + READ_MAX_BYTES
-              + ", or they will refuse what was written (same default, 256 MiB)."));
+              + "any store request. A value whose compressed form would be larger than this (random "
+              + "bytes grow a little) is stored uncompressed, so both lengths its ref records stay "
+              + "within it: the quantity readers check against " + READ_MAX_BYTES + ". Keep it at "
+              + "or below the consumers' " + READ_MAX_BYTES + ", or they will refuse what was "
+              + "written (same default, 256 MiB)."));
 
   /**
    * The {@code claimcheck.} keys that the Kafka surfaces read on top of {@link #CONFIG_DEF} (the
