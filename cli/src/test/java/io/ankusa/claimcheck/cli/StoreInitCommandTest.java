@@ -31,12 +31,13 @@ class StoreInitCommandTest {
   @Test
   void initCreatesTheStoresOfAConfigAndSkipsOtherSchemes() throws IOException {
     Path root = tmp.resolve("claims");
+    String uri = root.toUri().toString();
     Path config = tmp.resolve("claimcheck.properties");
-    Files.writeString(config, "claimcheck.stores=" + root.toUri() + ",s3://bucket-b/p\n");
+    Files.writeString(config, "claimcheck.stores=" + uri + ",s3://bucket-b/p\n");
 
     Run first = run("store", "init", "--config", config.toString());
     assertThat(first.code).as(first.err).isZero();
-    assertThat(first.out).contains("store 0 " + root.toUri() + ": created")
+    assertThat(first.out).contains("store 0 " + uri + ": created")
         .contains("store 1 s3://bucket-b/p: skipped");
     assertThat(root.resolve(MARKER)).isRegularFile();
 
@@ -48,7 +49,8 @@ class StoreInitCommandTest {
   @Test
   void afterInitAWriterAndAReaderWithoutCreateWork() throws Exception {
     Path root = Files.createDirectory(tmp.resolve("mnt"));
-    Map<String, Object> config = Map.of(ClaimCheckConfig.STORES, root.toUri().toString());
+    Map<String, Object> config = Map.of(ClaimCheckConfig.STORES, root.toUri().toString(),
+        ClaimCheckConfig.OP_DEADLINE_MS, "1000");
     try (ClaimCheck before = ClaimCheck.open(config)) {
       assertThat(catching(() -> before.checkIn(new byte[] {1}))).contains("store init");
     }

@@ -34,8 +34,9 @@ import java.util.concurrent.TimeoutException;
  * that could answer "absent" (a miss, a listing, a delete, a put) first looks for the marker:
  * without it (a missing, empty or unmounted root) writes are refused and reads, listings and
  * deletes are {@code UNAVAILABLE} with {@link StoreRoot#why the reason}, never {@code NOT_FOUND}
- * nor an empty listing. Opening judges nothing, so a volume mounted late is used as soon as it is
- * there. Only a put of a store opened with {@code create} makes the root ({@link
+ * nor an empty listing; a read of a present file needs the marker too until this store has once
+ * seen it (a foreign directory's files are not claims). Opening judges nothing, so a volume
+ * mounted late is used as soon as it is there. Only a put of a store opened with {@code create} makes the root ({@link
  * StoreRoot#create}), and only while this store has never seen the root marked: once seen, a
  * marker that disappears (the volume unmounted under a running writer) is refused, never
  * re-created on the bare mount point; readers never write, so never create. File work runs on at
