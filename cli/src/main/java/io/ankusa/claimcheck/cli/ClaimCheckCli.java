@@ -14,10 +14,11 @@ import picocli.CommandLine.Command;
     name = "claimcheck",
     mixinStandardHelpOptions = true,
     version = "claimcheck-cli 0.1.0",
-    description = "Inspect refs, check a deployment's health, measure and collect its packs.",
+    description = "Inspect refs, check a deployment's health, measure and collect its packs,"
+        + " create file stores.",
     subcommands = {
       InspectCommand.class, ScanCommand.class, DuCommand.class, GcCommand.class,
-      LifecycleCommand.class
+      LifecycleCommand.class, StoreCommand.class
     },
     footer = ExitCodes.FOOTER)
 public final class ClaimCheckCli implements Runnable {

@@ -30,7 +30,7 @@ final class CliConfig {
   private final Map<String, Object> all;
   private final ClaimCheckConfig claimCheck;
 
-  private CliConfig(Map<String, Object> all) {
+  private CliConfig(Map<String, Object> all, boolean kafka) {
     this.all = Map.copyOf(all);
     for (String key : all.keySet()) {
       if (key.startsWith(ClaimCheckConfig.PREFIX)
@@ -39,7 +39,7 @@ final class CliConfig {
         throw new ConfigException(key, "(not shown)", "unknown claimcheck key");
       }
     }
-    if (!all.containsKey("bootstrap.servers")) {
+    if (kafka && !all.containsKey("bootstrap.servers")) {
       throw new ConfigException("bootstrap.servers", null, "is required");
     }
     this.claimCheck = new ClaimCheckConfig(all);
@@ -47,6 +47,14 @@ final class CliConfig {
 
   /** Loads and validates {@code file}; {@link CliException} (config) when it cannot. */
   static CliConfig load(Path file) {
+    return load(file, true);
+  }
+
+  /**
+   * {@link #load(Path)}, requiring {@code bootstrap.servers} only when {@code kafka} (a command
+   * that reads topics).
+   */
+  static CliConfig load(Path file, boolean kafka) {
     Properties p = new Properties();
     try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       p.load(r);
@@ -56,7 +64,7 @@ final class CliConfig {
     Map<String, Object> m = new HashMap<>();
     p.stringPropertyNames().forEach(k -> m.put(k, p.getProperty(k).trim()));
     try {
-      return new CliConfig(m);
+      return new CliConfig(m, kafka);
     } catch (ConfigException e) {
       throw new CliException(ExitCodes.CONFIG, "bad config in " + file + ": " + e.getMessage());
     }

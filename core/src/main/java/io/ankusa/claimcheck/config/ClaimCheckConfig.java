@@ -68,6 +68,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String POLL_BUDGET_RATIO = "claimcheck.poll.budget.ratio";
   public static final String COMPRESSION_TYPE = "claimcheck.compression.type";
   public static final String FILE_PERMISSIONS = "claimcheck.file.permissions";
+  public static final String FILE_CREATE = "claimcheck.file.create";
   public static final String READ_MAX_BYTES = "claimcheck.read.max.bytes";
   public static final String WRITE_MAX_BYTES = "claimcheck.write.max.bytes";
 
@@ -87,7 +88,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
 
   /**
    * Every core key. The library-wide defaults of the per-store settings ({@code claimcheck.s3.*},
-   * {@link #OP_DEADLINE_MS}, {@link #FILE_PERMISSIONS}) are defined from the stores' own
+   * {@link #OP_DEADLINE_MS}, {@link #FILE_PERMISSIONS}, {@link #FILE_CREATE}) are defined from the stores' own
    * definitions, so a setting and its per-store override share one type, default and validator.
    */
   public static final ConfigDef CONFIG_DEF = StoreSpecs.defineGlobals(new ConfigDef()
@@ -141,8 +142,11 @@ public final class ClaimCheckConfig extends AbstractConfig {
               + "design (fetch the object from the store directly) rather than in a record.")
       .define(WRITE_MAX_BYTES, Type.LONG, DEFAULT_MAX_BYTES, Range.between(1, MAX_ARRAY_BYTES), MEDIUM,
           "The largest value one check-in accepts, before compression: a larger one fails before "
-              + "any store request. Keep it at or below the consumers' " + READ_MAX_BYTES
-              + ", or they will refuse what was written (same default, 256 MiB)."));
+              + "any store request. A value whose compressed form would be larger than this (random "
+              + "bytes grow a little) is stored uncompressed, so both lengths its ref records stay "
+              + "within it: the quantity readers check against " + READ_MAX_BYTES + ". Keep it at "
+              + "or below the consumers' " + READ_MAX_BYTES + ", or they will refuse what was "
+              + "written (same default, 256 MiB)."));
 
   /**
    * The {@code claimcheck.} keys that the Kafka surfaces read on top of {@link #CONFIG_DEF} (the

@@ -114,7 +114,7 @@ final class StoreSpecs {
       String raw, Map<String, Object> overrides) {
     URI uri = StoreUris.parse(STORES, raw);
     String scheme = StoreUris.scheme(uri);
-    ClaimStoreProvider provider = providers.forScheme(scheme, STORES, raw.trim());
+    ClaimStoreProvider provider = providers.forScheme(scheme, STORES, StoreUris.shown(uri));
     ConfigDef def = new ConfigDef(COMMON);
     provider.settings().configKeys().values().forEach(def::define);
     String at = "claimcheck.store." + i + ".";
@@ -148,7 +148,7 @@ final class StoreSpecs {
     try {
       provider.validate(uri, settings);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException(STORES, raw.trim(), e.getMessage());
+      throw new ConfigException(STORES, StoreUris.shown(uri), e.getMessage());
     }
     return new StoreSpec(i, uri, provider, settings);
   }

@@ -99,8 +99,16 @@ public final class Engine implements ClaimCheck, ReaderAccess {
     List<PackEntryInput> inputs = new ArrayList<>(values.size());
     int[] rawLengths = new int[values.size()];
     for (int i = 0; i < values.size(); i++) {
-      rawLengths[i] = values.get(i).length;
-      inputs.add(new PackEntryInput(Compressor.compress(with, values.get(i)), with));
+      byte[] value = values.get(i);
+      rawLengths[i] = value.length;
+      byte[] stored = Compressor.compress(with, value);
+      if (limitedSize(stored.length, value.length) > writeMaxBytes) {
+        // Compressed, it would be past the limit (incompressible bytes grow): stored as it is, it
+        // meets the same check a reader makes, so what is written here is never refused there.
+        inputs.add(new PackEntryInput(value, Codec.NONE));
+      } else {
+        inputs.add(new PackEntryInput(stored, with));
+      }
     }
     EncodedPack pack = Packs.encode(inputs);
     for (int collisions = 0; ; collisions++) {
@@ -167,6 +175,16 @@ public final class Engine implements ClaimCheck, ReaderAccess {
     return refs;
   }
 
+  /**
+   * The size both byte limits judge a claim by: the larger of its stored and its uncompressed
+   * length. A reader refuses a ref whose size passes claimcheck.read.max.bytes; a writer refuses
+   * a value longer than claimcheck.write.max.bytes and stores uncompressed one whose compressed
+   * form would pass it, so with the same limit on both sides every written claim is readable.
+   */
+  static long limitedSize(int storedLength, int rawLength) {
+    return Math.max((long) storedLength, rawLength);
+  }
+
   /** Refuses, before any store request, a value larger than claimcheck.write.max.bytes. */
   private void checkWriteSizes(List<byte[]> values) {
     for (int i = 0; i < values.size(); i++) {
@@ -180,7 +198,7 @@ public final class Engine implements ClaimCheck, ReaderAccess {
 
   /** The refusal of a ref whose stored or raw length passes claimcheck.read.max.bytes, or null. */
   private ClaimCheckFailure tooLarge(ClaimRef ref) {
-    long size = Math.max(ref.length(), ref.rawLength());
+    long size = limitedSize(ref.length(), ref.rawLength());
     if (size <= readMaxBytes) {
       return null;
     }

@@ -41,16 +41,44 @@ public class PlantedSecretTest {
     cases.add(with("claimcheck.s3.access.key.id", SECRET)); // an id without its secret
     cases.add(with("claimcheck.store.0.s3.access.key.id", SECRET));
     cases.add(with("claimcheck.s3.secret.access.key", new Secretive())); // not a string
-    Map<String, Object> uri = base();
-    uri.put("claimcheck.stores", "s3://AKIA0000:" + SECRET + "@bucket-a/p");
-    cases.add(uri);
-    Map<String, Object> badUri = base();
-    badUri.put("claimcheck.stores", "s3://AKIA0000:" + SECRET + "@bucket a/ p");
-    cases.add(badUri);
+    for (String storeUri : storeUrisCarrying(SECRET)) {
+      Map<String, Object> uri = base();
+      uri.put("claimcheck.stores", "s3://bucket-a/p," + storeUri);
+      cases.add(uri);
+    }
     cases.add(with("claimcheck.s3.endpoint", "http://user:" + SECRET + "@127.0.0.1:9000"));
     cases.add(with("claimcheck.store.0.s3.endpoint", "http://user:" + SECRET + "@127.0.0.1:9000"));
     cases.add(with("claimcheck.s3.endpoint", "http://user:" + SECRET + "@bad host:9000"));
     return cases.stream();
+  }
+
+  /**
+   * Store URIs that carry {@code secret} as a credential, in every form a user may write one:
+   * hierarchical user info, the opaque and path forms that parse with no user info, malformed
+   * ones, unknown schemes, a secret without an {@code @}; each must be refused without showing it
+   * (the serde's and the transforms' {@code PlantedSecretTest}s plant them too).
+   */
+  public static List<String> storeUrisCarrying(String secret) {
+    return List.of(
+        "s3://AKIA0000:" + secret + "@bucket-a/p",
+        "s3://AKIA0000:" + secret + "@bucket a/ p", // malformed
+        "s3:AKIA0000:" + secret + "@bucket-a", // opaque: no parsed user info
+        "s3:/AKIA0000:" + secret + "@bucket-a", // a path, no authority
+        "s3:AKIA0000:" + secret + "@bucket a", // opaque and malformed
+        "s3:AKIA0000:" + secret, // opaque, no '@'
+        "s3:/AKIA0000:" + secret, // a path, no '@'
+        "s3:///AKIA0000:" + secret + "/p", // an empty authority, the secret in the path
+        "s3://bucket-a/p?secret=" + secret, // a query
+        "file:///var/claims#" + secret, // a fragment
+        "file:AKIA0000:" + secret + "@/var/claims",
+        "memory:AKIA0000:" + secret + "@name",
+        "kv:AKIA0000:" + secret + "@host", // no provider serves the scheme
+        "kv:AKIA0000:" + secret, // no provider, no '@'
+        "//AKIA0000:" + secret + "@bucket-a", // no scheme
+        "/AKIA0000:" + secret, // no scheme, no '@'
+        "AKIA0000:" + secret + "@bucket-a", // the id taken for a scheme
+        "s3://AKIA0000:" + secret + "%40@bucket-a", // an escaped '@' inside
+        " s3:AKIA0000:" + secret + "@bucket-a "); // blanks around
   }
 
   static Map<String, Object> base() {

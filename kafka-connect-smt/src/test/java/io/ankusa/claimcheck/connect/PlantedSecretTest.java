@@ -36,7 +36,9 @@ class PlantedSecretTest {
       cases.add(Wire.with(Wire.config(100), key, SECRET));
     }
     cases.add(Wire.with(Wire.config(100), "claimcheck.token", new Password(SECRET)));
-    cases.add(Wire.with(Wire.config(100), "claimcheck.stores", "s3://ak:" + SECRET + "@bucket-a"));
+    for (String uri : io.ankusa.claimcheck.config.PlantedSecretTest.storeUrisCarrying(SECRET)) {
+      cases.add(Wire.with(Wire.config(100), "claimcheck.stores", uri)); // every form of one
+    }
     // A converter whose own message would quote a secret-named setting's value.
     Map<String, Object> converter = Wire.with(Wire.config(100), "claimcheck.converter",
         QuotingConverter.class.getName());

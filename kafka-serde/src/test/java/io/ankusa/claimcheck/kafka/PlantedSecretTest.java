@@ -33,7 +33,9 @@ class PlantedSecretTest {
       cases.add(with(key, SECRET));
     }
     cases.add(with("claimcheck.key.serde.secret", new Password(SECRET)));
-    cases.add(with("claimcheck.stores", "s3://AKIA0000:" + SECRET + "@bucket-a"));
+    for (String uri : io.ankusa.claimcheck.config.PlantedSecretTest.storeUrisCarrying(SECRET)) {
+      cases.add(with("claimcheck.stores", uri)); // every form a store URI may carry one in
+    }
     Map<String, Object> endpoint = with("claimcheck.s3.endpoint", "http://u:" + SECRET + "@h:9");
     endpoint.put("claimcheck.stores", "s3://bucket-a");
     cases.add(endpoint);

@@ -31,20 +31,18 @@ import java.util.concurrent.TimeoutException;
  * temporary file that is forced to disk, hard-linked to its name — {@code link(2)} fails atomically
  * when the name exists — and then the directory is forced too), so a reader never sees a partial
  * object, no object is ever overwritten and a put completes only once durable. Every operation
- * first looks for the marker: without it (a missing or unmounted volume) writes are refused and a
- * miss is {@code UNAVAILABLE}, never {@code NOT_FOUND}; the root is never re-created after open
- * (directories are only made below it). File work runs on at most {@code threads} daemon threads of
- * this store with at most {@code maxPending} operations waiting; past that an operation fails at
- * once ({@code UNAVAILABLE}, "overloaded"), so a hung filesystem sheds load instead of growing the
- * heap. A store whose root was unusable at open ({@link StoreRoot}) fails every operation with
- * {@code UNAVAILABLE} and the reason.
- *
- * <p>Known hole: the marker proves the directory is the one the store initialized, but a mount
- * point that is an <em>empty directory</em> at open (its volume not mounted yet) is initialized as
- * a new store, and so is a missing root whose parent is that bare mount point; claims written there
- * are hidden once the volume is mounted over it. Put the root two levels below the mount point,
- * with the level between created on the volume ({@code <mount>/claims/store}): unmounted, the
- * root's parent is then missing too and {@link StoreRoot} refuses it instead of creating it.
+ * that could answer "absent" (a miss, a listing, a delete, a put) first looks for the marker:
+ * without it (a missing, empty or unmounted root) writes are refused and reads, listings and
+ * deletes are {@code UNAVAILABLE} with {@link StoreRoot#why the reason}, never {@code NOT_FOUND}
+ * nor an empty listing; a read of a present file needs the marker too until this store has once
+ * seen it (a foreign directory's files are not claims). Opening judges nothing, so a volume
+ * mounted late is used as soon as it is there. Only a put of a store opened with {@code create} makes the root ({@link
+ * StoreRoot#create}), and only while this store has never seen the root marked: once seen, a
+ * marker that disappears (the volume unmounted under a running writer) is refused, never
+ * re-created on the bare mount point; readers never write, so never create. File work runs on at
+ * most {@code threads} daemon threads of this store with at most {@code maxPending} operations
+ * waiting; past that an operation fails at once ({@code UNAVAILABLE}, "overloaded"), so a hung
+ * filesystem sheds load instead of growing the heap.
  */
 final class DirectoryStore implements ClaimStore {
 
@@ -53,24 +51,29 @@ final class DirectoryStore implements ClaimStore {
 
   private final Path root;
   private final Path marker;
-  private final String unusable;
+  private final boolean create;
+  private final DirectoryListing listing;
+  /** Whether this store has seen its root marked: from then on it never creates the root. */
+  private volatile boolean seenMarker;
   private final Set<PosixFilePermission> permissions;
   private final ThreadPoolExecutor io;
   private final int maxPending;
 
   /**
-   * {@code unusable} is why the root cannot be used (null when it can); {@code permissions} are
-   * set on every new pack (null where the filesystem has no POSIX permissions).
+   * {@code create}: whether a put may create the root ({@link StoreRoot#create}); {@code
+   * permissions} are set on every new pack (null where the filesystem has no POSIX permissions).
    */
   DirectoryStore(
       Path root,
-      String unusable,
+      boolean create,
       Set<PosixFilePermission> permissions,
       int threads,
       int maxPending) {
     this.root = root;
     this.marker = root.resolve(StoreRoot.MARKER);
-    this.unusable = unusable;
+    this.create = create;
+    this.listing = new DirectoryListing(root);
+    this.seenMarker = StoreRoot.isMarked(root);
     this.permissions = permissions == null ? null : Set.copyOf(permissions);
     this.maxPending = maxPending;
     this.io =
@@ -91,7 +94,7 @@ final class DirectoryStore implements ClaimStore {
   public CompletableFuture<Void> putIfAbsent(String key, byte[] bytes, Duration timeout) {
     return submit(key, timeout, () -> {
       Path target = resolve(key);
-      requireMarker("not writing " + key);
+      requireMarkerOrCreate("not writing " + key);
       if (Files.exists(target)) {
         throw new StoreException(Kind.ALREADY_EXISTS, describe() + " already holds " + key);
       }
@@ -128,6 +131,9 @@ final class DirectoryStore implements ClaimStore {
     }
     return submit(key, timeout, () -> {
       Path file = resolve(key);
+      if (!seenMarker) {
+        requireMarker("not reading " + key); // a foreign directory's files are not claims
+      }
       try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
         long size = ch.size();
         int n = (int) Math.max(0, Math.min(length, size - offset));
@@ -153,15 +159,32 @@ final class DirectoryStore implements ClaimStore {
     });
   }
 
-  /** Fails with UNAVAILABLE unless the root is usable and carries its marker now. */
+  /** Fails with UNAVAILABLE (and why) unless the root carries its marker now. */
   private void requireMarker(String consequence) {
-    if (unusable != null) {
-      throw new StoreException(Kind.UNAVAILABLE, describe() + " is unusable (" + unusable + ")");
+    if (Files.isRegularFile(marker)) {
+      seenMarker = true;
+      return;
     }
-    if (!Files.isRegularFile(marker)) {
-      throw new StoreException(Kind.UNAVAILABLE, describe() + " lacks its marker "
-          + StoreRoot.MARKER + " (volume missing or not mounted?): " + consequence);
+    throw new StoreException(Kind.UNAVAILABLE,
+        describe() + ": " + StoreRoot.why(root) + "; " + consequence);
+  }
+
+  /**
+   * {@link #requireMarker}, but a store opened with {@code create} that has never seen its root
+   * marked creates it first; a root that cannot be created fails UNAVAILABLE with the reason.
+   */
+  private void requireMarkerOrCreate(String consequence) {
+    if (create && !seenMarker && !Files.isRegularFile(marker)) {
+      synchronized (this) {
+        try {
+          StoreRoot.create(root);
+        } catch (IOException e) {
+          throw new StoreException(Kind.UNAVAILABLE, describe() + " could not be created ("
+              + e.getMessage() + "); " + consequence, null, e);
+        }
+      }
     }
+    requireMarker(consequence);
   }
 
   /** Creates the directories from just below the root down to {@code dir}; never the root. */
@@ -184,7 +207,7 @@ final class DirectoryStore implements ClaimStore {
     return submit("?list " + keyPrefix, timeout,
         () -> {
           requireMarker("nothing is listed"); // an unmounted volume must never look empty
-          return DirectoryListing.page(root, keyPrefix, continuation);
+          return listing.page(keyPrefix, continuation);
         });
   }
 
@@ -198,11 +221,6 @@ final class DirectoryStore implements ClaimStore {
 
   private <T> CompletableFuture<T> submit(String key, Duration timeout, IoWork<T> work) {
     CompletableFuture<T> result = new CompletableFuture<>();
-    if (unusable != null) {
-      result.completeExceptionally(
-          new StoreException(Kind.UNAVAILABLE, describe() + " is unusable (" + unusable + ")"));
-      return result;
-    }
     try {
       io.execute(() -> {
         if (result.isDone()) {
@@ -236,6 +254,11 @@ final class DirectoryStore implements ClaimStore {
                 : t));
   }
 
+  /** The listing of this store (tests count its directory reads). */
+  DirectoryListing listing() {
+    return listing;
+  }
+
   /** How many operations wait for a thread (tests). */
   int pending() {
     return io.getQueue().size();
@@ -253,7 +276,7 @@ final class DirectoryStore implements ClaimStore {
 
   @Override
   public String toString() {
-    return "DirectoryStore[" + describe() + (unusable == null ? "" : ", unusable") + "]";
+    return "DirectoryStore[" + describe() + (create ? ", create" : "") + "]";
   }
 
   /** File work that may throw. */

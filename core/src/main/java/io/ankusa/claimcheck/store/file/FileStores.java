@@ -15,9 +15,9 @@ final class FileStores {
 
   private FileStores() {}
 
-  /** Returns {@link #create(Path, Set)} with {@link #DEFAULT_PERMISSIONS}. */
+  /** Returns {@link #create(Path, boolean, Set)} of an existing store, default permissions. */
   public static ClaimStore create(Path root) {
-    return create(root, PosixFilePermissions.fromString(DEFAULT_PERMISSIONS));
+    return create(root, false, PosixFilePermissions.fromString(DEFAULT_PERMISSIONS));
   }
 
   /**
@@ -26,22 +26,22 @@ final class FileStores {
    * name — which fails if the name exists — and its directory forced) and each new file given
    * exactly {@code permissions} (where the filesystem has POSIX permissions).
    *
-   * <p>The root must carry the store's marker file {@code .claimcheck-store}. A missing root
-   * (whose parent exists) or an empty directory is created and marked now; any other root (a
-   * non-empty directory without the marker, a file, a missing parent) gives a store that answers
-   * every operation {@code UNAVAILABLE} with the reason — this never throws for the state of the
-   * filesystem, so a volume mounted late is reported, not fatal. The root is judged once, here: a
-   * store that was unusable at open stays so until it is created again (a process restart).
+   * <p>The root must carry the store's marker file {@code .claimcheck-store}; opening touches
+   * nothing and never throws for the state of the filesystem. Without the marker (a missing or
+   * empty directory: an unmounted volume looks just so) every operation answers {@code
+   * UNAVAILABLE} with the reason, so a volume mounted late is used once it is there. With {@code
+   * create}, the first put that finds no marker creates the root (a missing one whose parent
+   * exists) or marks it (an empty directory), unless this store saw the marker before.
    *
    * @throws IllegalArgumentException when {@code permissions} lacks owner read
    */
-  public static ClaimStore create(Path root, Set<PosixFilePermission> permissions) {
-    return create(root, permissions, DirectoryStore.DEFAULT_THREADS,
+  public static ClaimStore create(Path root, boolean create, Set<PosixFilePermission> permissions) {
+    return create(root, create, permissions, DirectoryStore.DEFAULT_THREADS,
         DirectoryStore.DEFAULT_MAX_PENDING);
   }
 
-  static DirectoryStore create(
-      Path root, Set<PosixFilePermission> permissions, int threads, int maxPending) {
+  static DirectoryStore create(Path root, boolean create, Set<PosixFilePermission> permissions,
+      int threads, int maxPending) {
     Objects.requireNonNull(root, "root");
     Objects.requireNonNull(permissions, "permissions");
     if (!permissions.contains(PosixFilePermission.OWNER_READ)) {
@@ -50,7 +50,6 @@ final class FileStores {
     }
     Path absolute = root.toAbsolutePath().normalize();
     boolean posix = absolute.getFileSystem().supportedFileAttributeViews().contains("posix");
-    return new DirectoryStore(absolute, StoreRoot.prepare(absolute), posix ? permissions : null,
-        threads, maxPending);
+    return new DirectoryStore(absolute, create, posix ? permissions : null, threads, maxPending);
   }
 }

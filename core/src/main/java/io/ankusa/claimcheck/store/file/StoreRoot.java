@@ -13,18 +13,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides at open whether a directory can be a store's root, initializing a missing or empty one
- * with the store's marker file; stateless and thread-safe.
+ * Judges whether a directory is a store's root and creates one only when asked; stateless and
+ * thread-safe.
  *
- * <p>A root is usable when it carries {@value #MARKER} (a regular file), or when it is missing
- * (its parent existing) or an empty directory: then it is created and marked. A directory that is
- * not empty and has no marker belongs to someone else (or is the wrong mount) and is left as it
- * is.
+ * <p>A root is a store when it carries {@value #MARKER} (a regular file). Nothing else is: a
+ * missing root or an empty directory is exactly what an unmounted volume's mount point looks like,
+ * so it is never taken for an empty store. {@link #create} (a writer configured with {@code
+ * file.create=true}, or {@code claimcheck store init}) makes a missing root whose parent exists,
+ * or marks an empty directory; it never touches a non-empty directory without the marker (someone
+ * else's data, or the wrong volume), a file, or a root whose parent is missing.
  */
 final class StoreRoot {
 
   /** The marker file a store writes into its root (the lead's decision 6). */
   static final String MARKER = ".claimcheck-store";
+
+  /** What to do about a root without its marker: the operator's two ways to create a store. */
+  static final String HOW_TO_CREATE = "is the volume mounted? If this is a new store, create it "
+      + "with claimcheck.file.create=true (on a writer) or `claimcheck store init`";
 
   private static final Logger LOG = LoggerFactory.getLogger(StoreRoot.class);
   private static final byte[] MARKER_TEXT =
@@ -34,40 +40,75 @@ final class StoreRoot {
 
   private StoreRoot() {}
 
+  /** Whether {@code root} carries its marker now. */
+  static boolean isMarked(Path root) {
+    return Files.isRegularFile(root.resolve(MARKER));
+  }
+
   /**
-   * Prepares {@code root} (absolute, normalized) and returns null when it is usable, or why it is
-   * not; never throws for the state of the filesystem.
+   * Why {@code root} (absolute, normalized) is not a store now, for messages: it has no marker
+   * and is missing, empty, foreign or not a directory; reads nothing but its state.
    */
-  static String prepare(Path root) {
+  static String why(Path root) {
     try {
-      if (Files.isRegularFile(root.resolve(MARKER))) {
-        return null;
-      }
       if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
         Path parent = root.getParent();
-        if (parent == null || !Files.isDirectory(parent)) {
-          return "neither " + root + " nor its parent directory exists; not creating them";
-        }
-        Files.createDirectory(root);
-        forceDirectory(parent);
-        mark(root);
-        LOG.info("Created claim store directory {} and its marker {}", root, MARKER);
-        return null;
+        return "the store root " + root + " does not exist"
+            + (parent != null && Files.isDirectory(parent) ? "" : ", nor its parent directory")
+            + " and has no marker " + MARKER + ": " + HOW_TO_CREATE;
       }
       if (!Files.isDirectory(root)) {
-        return root + " is not a directory";
+        return "the store root " + root + " is not a directory";
       }
       if (!isEmpty(root)) {
-        return root + " is not empty and has no " + MARKER + " marker: not a claim store this "
-            + "library created (or another volume is mounted there); not touching it";
+        return "the store root " + root + " is not empty and has no " + MARKER + " marker: not a"
+            + " claim store this library created (or another volume is mounted there); not"
+            + " touching it";
       }
-      mark(root);
-      LOG.info("Initialized empty directory {} as a claim store (wrote its marker {})", root,
-          MARKER);
-      return null;
+      return "the store root " + root + " is an empty directory without the marker " + MARKER
+          + ": " + HOW_TO_CREATE;
     } catch (IOException | RuntimeException e) {
-      return "cannot prepare " + root + ": " + e;
+      return "cannot read the store root " + root + ": " + e;
     }
+  }
+
+  /**
+   * Makes {@code root} (absolute, normalized) a store unless it is one: creates it when missing
+   * and its parent exists, marks it when it is an empty directory; returns true when it did,
+   * false when the root already carried its marker.
+   *
+   * @throws IOException when the root cannot be a store (a non-empty directory without the
+   *     marker, a file, a missing parent), with the reason, or on an I/O failure
+   */
+  static boolean create(Path root) throws IOException {
+    if (isMarked(root)) {
+      return false;
+    }
+    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+      Path parent = root.getParent();
+      if (parent == null || !Files.isDirectory(parent)) {
+        throw new IOException("neither " + root + " nor its parent directory exists; not "
+            + "creating them (is the volume mounted?)");
+      }
+      try {
+        Files.createDirectory(root);
+        forceDirectory(parent);
+      } catch (java.nio.file.FileAlreadyExistsException raced) {
+        // created at the same time by another writer: judged below like any directory
+      }
+    }
+    if (!Files.isDirectory(root)) {
+      throw new IOException(root + " is not a directory");
+    }
+    if (isMarked(root)) {
+      return false;
+    }
+    if (!isEmpty(root)) {
+      throw new IOException(why(root));
+    }
+    mark(root);
+    LOG.info("Created claim store {} (wrote its marker {})", root, MARKER);
+    return true;
   }
 
   /** Forces {@code dir}'s entries (names linked into it) to disk. */
@@ -100,9 +141,16 @@ final class StoreRoot {
     forceDirectory(root);
   }
 
+  /** Whether {@code dir} holds nothing but another writer's marker being written. */
   private static boolean isEmpty(Path dir) throws IOException {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-      return !entries.iterator().hasNext();
+      for (Path p : entries) {
+        String name = p.getFileName().toString();
+        if (!(name.startsWith(".marker-") && name.endsWith(".tmp"))) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 

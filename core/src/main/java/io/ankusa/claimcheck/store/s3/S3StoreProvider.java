@@ -95,6 +95,10 @@ public final class S3StoreProvider implements ClaimStoreProvider {
   /** The store's settings from {@code uri} and {@code config}, or a failure naming the key. */
   static S3StoreSettings settings(URI uri, StoreConfig config) {
     String bucket = uri.getHost();
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      throw new IllegalArgumentException("an S3 store is s3://bucket[/prefix], without a query or"
+          + " a fragment");
+    }
     if (bucket == null || !BUCKET.matcher(bucket).matches()) {
       throw new IllegalArgumentException("an S3 store is s3://bucket[/prefix] with a valid bucket name");
     }

@@ -71,7 +71,8 @@ class PackListingTest {
   void aDirectoryStoreListsItsPacksAtBothLayoutsSkippingTemporaryFiles(@TempDir Path dir)
       throws Exception {
     try (ClaimStore store = (new ClaimCheckConfig(
-        java.util.Map.of(ClaimCheckConfig.STORES, dir.toUri().toString())).stores().get(0)).open()) {
+        java.util.Map.of(ClaimCheckConfig.STORES, dir.toUri().toString(),
+            ClaimCheckConfig.FILE_CREATE, "true")).stores().get(0)).open()) {
       for (long i = 1; i <= 1200; i++) {
         store.putIfAbsent((i % 2 == 0 ? KeyLayout.FLAT : KeyLayout.SHARDED).key("a", i << 40),
             new byte[] {9, 9}, T).join();

@@ -35,9 +35,10 @@ class DirectoryStoreTest extends ClaimStoreContract {
   private ClaimStore store;
 
   @BeforeEach
-  void open() {
+  void open() throws IOException {
     root = tmp.resolve("claims");
-    store = FileStores.create(root);
+    StoreRoot.create(root); // a store that exists, as `claimcheck store init` leaves it
+    store = FileStores.create(root, true, PosixFilePermissions.fromString(FileStores.DEFAULT_PERMISSIONS));
   }
 
   @AfterEach
@@ -63,16 +64,23 @@ class DirectoryStoreTest extends ClaimStoreContract {
   }
 
   @Test
-  void aMissingRootIsCreatedAndMarked() {
-    assertThat(root.resolve(StoreRoot.MARKER)).isRegularFile();
+  void aWriterWithCreateMakesAMissingRootAtItsFirstWriteNotAtOpen() {
+    Path fresh = tmp.resolve("fresh");
+    try (ClaimStore s = FileStores.create(fresh, true, PosixFilePermissions.fromString("rw-r-----"))) {
+      assertThat(fresh).doesNotExist();
+      s.putIfAbsent("k", bytes(4), T).join();
+      assertThat(fresh.resolve(StoreRoot.MARKER)).isRegularFile();
+      assertThat(s.getRange("k", 0, 4, T).join()).isEqualTo(bytes(4));
+    }
   }
 
   @Test
-  void anEmptyDirectoryIsInitialized() throws IOException {
+  void aWriterWithCreateMarksAnEmptyDirectory() throws IOException {
     Path empty = Files.createDirectory(tmp.resolve("empty"));
-    try (ClaimStore s = FileStores.create(empty)) {
-      assertThat(empty.resolve(StoreRoot.MARKER)).isRegularFile();
+    try (ClaimStore s = FileStores.create(empty, true, PosixFilePermissions.fromString("rw-r-----"))) {
+      assertThat(empty.resolve(StoreRoot.MARKER)).doesNotExist();
       s.putIfAbsent("k", bytes(4), T).join();
+      assertThat(empty.resolve(StoreRoot.MARKER)).isRegularFile();
       assertThat(s.getRange("k", 0, 4, T).join()).isEqualTo(bytes(4));
     }
   }
@@ -80,7 +88,7 @@ class DirectoryStoreTest extends ClaimStoreContract {
   @Test
   void aMissingParentIsNotCreatedAndTheStoreIsUnavailable() {
     Path deep = tmp.resolve("no/such/parent/claims");
-    try (ClaimStore s = FileStores.create(deep)) {
+    try (ClaimStore s = FileStores.create(deep, true, PosixFilePermissions.fromString("rw-r-----"))) {
       StoreException e = failure(s.getRange("k", 0, 4, T));
       assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
       assertThat(e).hasMessageContaining("parent");
@@ -93,7 +101,7 @@ class DirectoryStoreTest extends ClaimStoreContract {
   void aForeignNonEmptyDirectoryIsUnusableAndUntouched() throws IOException {
     Path foreign = Files.createDirectory(tmp.resolve("home"));
     Files.writeString(foreign.resolve("notes.txt"), "mine");
-    try (ClaimStore s = FileStores.create(foreign)) {
+    try (ClaimStore s = FileStores.create(foreign, true, PosixFilePermissions.fromString("rw-r-----"))) {
       StoreException read = failure(s.getRange("notes.txt", 0, 4, T));
       assertThat(read.kind()).isEqualTo(Kind.UNAVAILABLE);
       assertThat(read).hasMessageContaining("not empty").hasMessageContaining(StoreRoot.MARKER);
@@ -107,7 +115,8 @@ class DirectoryStoreTest extends ClaimStoreContract {
   }
 
   @Test
-  void aRootDeletedAfterOpenIsUnavailableAndNeverRecreated() throws IOException {
+  void aRootDeletedUnderARunningWriterWithCreateIsUnavailableAndNeverRecreated()
+      throws IOException {
     store.putIfAbsent("t/present", bytes(8), T).join();
     deleteTree(root);
     assertThat(failure(store.getRange("t/present", 0, 8, T)).kind()).isEqualTo(Kind.UNAVAILABLE);
@@ -147,7 +156,7 @@ class DirectoryStoreTest extends ClaimStoreContract {
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("t/a"))))
         .isEqualTo("rw-r-----");
     Path other = tmp.resolve("shared");
-    try (ClaimStore s = FileStores.create(other, PosixFilePermissions.fromString("rw-rw-r--"))) {
+    try (ClaimStore s = FileStores.create(other, true, PosixFilePermissions.fromString("rw-rw-r--"))) {
       s.putIfAbsent("b", bytes(3), T).join();
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(other.resolve("b"))))
           .isEqualTo("rw-rw-r--");
@@ -164,7 +173,8 @@ class DirectoryStoreTest extends ClaimStoreContract {
       made = -1;
     }
     assumeTrue(made == 0, "needs mkfifo for an open(2) that blocks");
-    DirectoryStore small = FileStores.create(root, PosixFilePermissions.fromString("rw-r-----"), 1, 2);
+    DirectoryStore small =
+        FileStores.create(root, false, PosixFilePermissions.fromString("rw-r-----"), 1, 2);
     try {
       // Opening a FIFO for reading blocks until a writer comes: the one thread hangs in open(2).
       CompletableFuture<byte[]> hung = small.getRange("hung", 0, 10, T);
