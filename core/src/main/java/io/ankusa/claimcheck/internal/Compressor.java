@@ -38,7 +38,8 @@ import net.jpountz.xxhash.XXHashFactory;
  * <p>lz4 is lz4-java's frame streams configured as Kafka's {@code Lz4BlockOutputStream} at its
  * default level: FLG {@code 0x60} (version 1, independent blocks, no checksums, no content size),
  * BD {@code 0x40} (64 KiB blocks), the fast compressor, so the bytes equal Kafka's. Read: one
- * frame starting with the frame magic (no skippable frame), nothing after its end mark.
+ * frame starting with the frame magic (no skippable frame), nothing after its end mark; the reader
+ * holds two buffers of the frame's block size (at most 4 MiB each, as the BD byte's block-size code allows).
  */
 final class Compressor {
 
