@@ -171,17 +171,11 @@ final class Redeemer {
     }
   }
 
-  /**
-   * The failure behind {@code t}: unwraps completion and execution wrappers, and a {@code
-   * StoreException} that only wraps a claim-check failure or an {@link Error} (what a reader
-   * that predates passing such failures through made of them).
-   */
+  /** The failure behind {@code t}, under completion and execution wrappers. */
   static Throwable unwrap(Throwable t) {
     Throwable c = t;
-    while (c.getCause() != null && (c instanceof CompletionException
-        || c instanceof ExecutionException
-        || (c instanceof StoreException s && s.kind() == StoreException.Kind.UNAVAILABLE
-            && (s.getCause() instanceof ClaimCheckFailure || s.getCause() instanceof Error)))) {
+    while ((c instanceof CompletionException || c instanceof ExecutionException)
+        && c.getCause() != null) {
       c = c.getCause();
     }
     return c;

@@ -27,7 +27,8 @@ import java.util.Map;
  */
 final class Runtimes {
 
-  private static final Map<Key, Runtime> SHARED = new HashMap<>();
+  /** The open runtimes; guarded by this class's lock (tests count handles through it). */
+  static final Map<Key, Runtime> SHARED = new HashMap<>();
 
   /** Releases handles that became unreachable unclosed (one daemon thread per process). */
   static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create(r -> {
@@ -75,12 +76,6 @@ final class Runtimes {
     }
     rt.handles++;
     return rt;
-  }
-
-  /** How many open handles the runtime for {@code key} has; 0 when none is open. */
-  static synchronized int handles(Key key) {
-    Runtime rt = SHARED.get(key);
-    return rt == null ? 0 : rt.handles;
   }
 
   static synchronized void release(Runtime rt) {

@@ -18,6 +18,16 @@ import org.xerial.snappy.SnappyOutputStream;
  * </pre>
  *
  * <p>A header may recur between blocks (concatenated streams), as snappy-java reads it.
+ *
+ * <p>Why not snappy-java's {@code SnappyInputStream}: it allocates by the input's length fields
+ * before reading anything behind them: {@code new byte[chunkSize]} from a block's length word (up
+ * to 512 MiB) and {@code new byte[uncompressedLength]} from the block's varint (up to 2 GiB), past
+ * any bound of ours. Measured with snappy-java 1.1.10.7 at {@code -Xmx256m}: a 20-byte stream
+ * declaring a 500 MiB block fails with {@code SnappyError} (an {@code Error}: "Java heap space"),
+ * a 26-byte one whose 6-byte block declares 1 GiB with {@code OutOfMemoryError}; with a 2 GiB
+ * heap both allocate before failing. Read here, both are a {@code CorruptPackException} and
+ * allocate nothing: the block length is checked against the bytes present, the declared length
+ * against {@link #MAX_RATIO} and the sink's bound.
  */
 final class SnappyFrame {
 

@@ -3,6 +3,7 @@ package io.ankusa.claimcheck.ref;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
@@ -16,7 +17,7 @@ public record PackId(long value) {
   /** The number of hex digits in {@link #hex()}. */
   public static final int HEX_LENGTH = 16;
 
-  private static final char[] HEX = "0123456789abcdef".toCharArray();
+  private static final HexFormat HEX = HexFormat.of();
 
   /** Returns an id of 64 bits drawn from {@code random} (a {@code SecureRandom} in production). */
   public static PackId random(RandomGenerator random) {
@@ -57,37 +58,19 @@ public record PackId(long value) {
       throw new IllegalArgumentException(
           "invalid pack id \"" + hex + "\": expected " + HEX_LENGTH + " lowercase hex digits");
     }
-    long v = 0;
     for (int i = 0; i < HEX_LENGTH; i++) {
       char c = hex.charAt(i);
-      int d;
-      if (c >= '0' && c <= '9') {
-        d = c - '0';
-      } else if (c >= 'a' && c <= 'f') {
-        d = c - 'a' + 10;
-      } else {
+      if (!HexFormat.isHexDigit(c) || Character.isUpperCase(c)) {
         throw new IllegalArgumentException(
             "invalid pack id \"" + hex + "\": character at index " + i + " is not in [0-9a-f]");
       }
-      v = (v << 4) | d;
     }
-    return new PackId(v);
+    return new PackId(HexFormat.fromHexDigitsToLong(hex));
   }
 
   /** Returns the id as 16 lowercase hex digits, zero-padded. */
   public String hex() {
-    char[] out = new char[HEX_LENGTH];
-    long v = value;
-    for (int i = HEX_LENGTH - 1; i >= 0; i--) {
-      out[i] = HEX[(int) (v & 0xf)];
-      v >>>= 4;
-    }
-    return new String(out);
-  }
-
-  /** Returns the id's top 8 bits (0..255): the shard level of the sharded key layout. */
-  public int shard() {
-    return (int) (value >>> 56);
+    return HEX.toHexDigits(value);
   }
 
   /** Returns {@link #hex()}. */

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -62,6 +65,41 @@ class CompressorWireTest {
     }
     if (!content.equals("random") && size >= 4095) {
       assertThat(ours.length).isLessThan(raw.length);
+    }
+  }
+
+  /**
+   * Frames the hand-written {@code Lz4Frame} wrote before lz4-java's frame streams replaced it
+   * (empty; one compressed block; one block stored raw, high bit set; two blocks): claims checked
+   * in by it decode to the same bytes, and the library writes the same frames again.
+   */
+  @Test
+  void lz4FramesOfTheFormerHandWrittenEncoderDecodeAndAreWrittenAlike() throws Exception {
+    byte[] text = "claim check claim check claim check claim check lz4"
+        .getBytes(StandardCharsets.US_ASCII);
+    byte[] noise = new byte[40];
+    long x = 12345;
+    for (int i = 0; i < noise.length; i++) {
+      x = x * 6364136223846793005L + 1442695040888963407L;
+      noise[i] = (byte) (x >>> 56);
+    }
+    String zeros = "04224d186040820b0100001f000100" + "ff".repeat(256)
+        + "e75000000000001c0000001f000100" + "ff".repeat(17) + "6850000000000000000000";
+    Object[][] vectors = {
+        {new byte[0], "04224d1860408200000000"},
+        {text, "04224d1860408216000000cf636c61696d20636865636b200c000f506b206c7a3400000000"},
+        {noise, "04224d18604082280000801c43e2d5538fcb64d030fdfb29d37a55a95f615c0716388aa783da41"
+            + "4b74f3080ce7c3487c362f1100000000"},
+        {new byte[70_000], zeros},
+    };
+    for (Object[] v : vectors) {
+      byte[] raw = (byte[]) v[0];
+      byte[] old = HexFormat.of().parseHex((String) v[1]);
+      assertThat(Compressor.decompress(Codec.LZ4, old, raw.length, MAX)).isEqualTo(raw);
+      assertThat(Compressor.decompress(Codec.LZ4, old, ClaimRef.UNKNOWN_RAW_LENGTH, MAX))
+          .isEqualTo(raw);
+      assertThat(KafkaCodecs.decompress(Codec.LZ4, old)).isEqualTo(raw);
+      assertThat(Compressor.compress(Codec.LZ4, raw)).isEqualTo(old);
     }
   }
 

@@ -11,6 +11,7 @@ import io.ankusa.claimcheck.ref.Codec;
 import io.ankusa.claimcheck.internal.ref.EncodedPack;
 import io.ankusa.claimcheck.internal.ref.PackEntry;
 import io.ankusa.claimcheck.internal.ref.PackEntryInput;
+import io.ankusa.claimcheck.internal.ref.PackReader;
 import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.internal.ref.Packs;
 import io.ankusa.claimcheck.ref.Tenant;
@@ -134,7 +135,7 @@ class HostileRefsTest {
         Duration.ofSeconds(5)).join();
     PackEntry entry = pack.entries().get(0);
     Tenant acme = Tenant.of("acme");
-    ClaimRef v1 = Packs.toRef(acme, id, entry); // raw length unknown: bounded by the limit
+    ClaimRef v1 = PackReader.toRef(acme, id, entry); // raw length unknown: bounded by the limit
     ClaimRef v2Lying = Packs.toRef(acme, id, entry, 70_000); // recorded raw length is a lie
     ClaimRef v2AtLimit = Packs.toRef(acme, id, entry, LIMIT);
     // Version 1 records no raw length: past this reader's limit it is refused (a reader with a

@@ -3,6 +3,7 @@ package io.ankusa.claimcheck.internal;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.internal.ref.PackEntry;
 import io.ankusa.claimcheck.internal.ref.PackEntryInput;
+import io.ankusa.claimcheck.internal.ref.PackReader;
 import io.ankusa.claimcheck.internal.ref.Packs;
 import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.internal.wire.Checksums;
@@ -179,7 +180,7 @@ final class WireVectors {
 
   /** The pack section: header, then each claim's entry, its ref and its stored bytes' checks. */
   private static String pack(byte[] pack) {
-    List<PackEntry> entries = Packs.parseIndex(pack);
+    List<PackEntry> entries = PackReader.parseIndex(pack);
     StringBuilder sb = new StringBuilder("  \"pack\": {\n    \"tenant\": \"")
         .append(PACK_TENANT.value()).append("\", \"pack_id\": \"").append(PACK_ID.hex())
         .append("\",\n    \"payload_hex\": \"").append(HEX.formatHex(PAYLOAD))
@@ -192,7 +193,7 @@ final class WireVectors {
         .append("},\n    \"claims\": [\n");
     for (int i = 0; i < entries.size(); i++) {
       PackEntry e = entries.get(i);
-      byte[] stored = Packs.readClaim(pack, e); // checks the length and CRC32C
+      byte[] stored = PackReader.readClaim(pack, e); // checks the length and CRC32C
       byte[] raw = Compressor.decompress(e.codec(), stored, PAYLOAD.length, PAYLOAD.length);
       if (!Arrays.equals(raw, PAYLOAD)) {
         throw new IllegalStateException("claim " + i + " does not inflate to the payload");

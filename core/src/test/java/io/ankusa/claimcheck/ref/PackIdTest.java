@@ -47,15 +47,6 @@ class PackIdTest {
   }
 
   @Test
-  void shardIsTheTopEightBits() {
-    assertThat(new PackId(0).shard()).isZero();
-    assertThat(new PackId(-1).shard()).isEqualTo(255);
-    assertThat(new PackId(0x0123456789abcdefL).shard()).isEqualTo(0x01);
-    assertThat(new PackId(0xfe00000000000000L).shard()).isEqualTo(0xfe);
-    assertThat(new PackId(0x00ffffffffffffffL).shard()).isZero();
-  }
-
-  @Test
   void randomDrawsFromTheGivenGenerator() {
     assertThat(PackId.random(new SplittableRandom(3)))
         .isEqualTo(new PackId(new SplittableRandom(3).nextLong()));

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.internal.placement;
 
+import java.util.HexFormat;
 import java.util.Locale;
 
 /**
@@ -41,7 +42,6 @@ public enum KeyLayout {
 
   /** Returns the 16 lowercase hex digits of {@code packId}, zero-padded. */
   static String hex(long packId) {
-    String s = Long.toHexString(packId);
-    return "0000000000000000".substring(s.length()) + s;
+    return HexFormat.of().toHexDigits(packId);
   }
 }

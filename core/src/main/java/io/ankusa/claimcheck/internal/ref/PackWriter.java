@@ -5,6 +5,7 @@ import io.ankusa.claimcheck.internal.wire.Bytes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.zip.CRC32;
 
 /** Writes version-1 packs; stateless and thread-safe. See {@link Packs} for the layout. */
 final class PackWriter {
@@ -49,7 +50,7 @@ final class PackWriter {
     PackHeader header =
         new PackHeader(PackFormat.CURRENT_VERSION, count, indexLength, total, 0);
     writeHeaderFields(out, header);
-    int crc = Packs.headerCrc(header, out, PackFormat.HEADER_LENGTH);
+    int crc = headerCrc(header, out, PackFormat.HEADER_LENGTH);
     Bytes.putInt(out, PackFormat.HEADER_CRC_AT, crc);
     return new EncodedPack(out, entries);
   }
@@ -61,6 +62,16 @@ final class PackWriter {
     Bytes.putInt(out, 5, header.entryCount());
     Bytes.putInt(out, 9, header.indexLength());
     Bytes.putLong(out, 13, header.packLength());
+  }
+
+  /** The CRC32 over {@code header}'s fields before its CRC, then the index at {@code at}. */
+  static int headerCrc(PackHeader header, byte[] index, int at) {
+    byte[] fields = new byte[PackFormat.HEADER_CRC_AT];
+    PackWriter.writeHeaderFields(fields, header);
+    CRC32 crc = new CRC32();
+    crc.update(fields);
+    crc.update(index, at, header.indexLength());
+    return (int) crc.getValue();
   }
 
   static void writeEntry(byte[] out, int at, PackEntry entry) {

@@ -230,23 +230,6 @@ final class S3StoreSettings {
       return this;
     }
 
-    /**
-     * Sets bucket and prefix from {@code s3://bucket} or {@code s3://bucket/prefix}.
-     *
-     * @throws IllegalArgumentException when {@code location} is not such a URI
-     */
-    public Builder location(String location) {
-      Objects.requireNonNull(location, "location");
-      if (!location.regionMatches(true, 0, "s3://", 0, 5)) {
-        throw new IllegalArgumentException(
-            "location must look like s3://bucket[/prefix]: " + location);
-      }
-      String rest = location.substring(5);
-      int slash = rest.indexOf('/');
-      bucket(slash < 0 ? rest : rest.substring(0, slash));
-      return prefix(slash < 0 ? "" : rest.substring(slash + 1));
-    }
-
     /** Sets the bucket name (required; no {@code /}, no white space). */
     public Builder bucket(String bucket) {
       this.bucket = Objects.requireNonNull(bucket, "bucket");

@@ -17,8 +17,8 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 
 /**
- * Fuzzes the pack decoders: whatever the bytes, {@link Packs#parseHeader} and {@link
- * Packs#parseIndex} answer with a typed {@link CorruptPackException} or a header and index that
+ * Fuzzes the pack decoders: whatever the bytes, {@link PackReader#parseHeader} and {@link
+ * PackReader#parseIndex} answer with a typed {@link CorruptPackException} or a header and index that
  * re-encode to exactly those bytes and lie inside the pack, in order; never another exception.
  */
 class PackPropertiesTest {
@@ -79,7 +79,7 @@ class PackPropertiesTest {
     for (PackEntry entry : entries) {
       // The claims an index points at are the pack's own (or corrupt), never out of bounds.
       try {
-        byte[] claim = Packs.readClaim(bytes, entry);
+        byte[] claim = PackReader.readClaim(bytes, entry);
         assertThat(claim).hasSize(entry.length());
       } catch (CorruptPackException e) {
         assertThat(e.getMessage()).startsWith("corrupt pack: ");
@@ -114,11 +114,11 @@ class PackPropertiesTest {
   static List<PackEntry> check(byte[] bytes) {
     PackHeader header;
     try {
-      header = Packs.parseHeader(bytes.clone());
+      header = PackReader.parseHeader(bytes.clone());
     } catch (CorruptPackException e) {
       assertThat(e.getMessage()).startsWith("corrupt pack: ");
       try {
-        Packs.parseIndex(bytes.clone());
+        PackReader.parseIndex(bytes.clone());
         throw new AssertionError("parseIndex took what parseHeader refused");
       } catch (CorruptPackException again) {
         return List.of();
@@ -131,13 +131,13 @@ class PackPropertiesTest {
 
     List<PackEntry> entries;
     try {
-      entries = Packs.parseIndex(bytes.clone());
+      entries = PackReader.parseIndex(bytes.clone());
     } catch (CorruptPackException e) {
       assertThat(e.getMessage()).startsWith("corrupt pack: ");
       return List.of();
     }
     byte[] index = Arrays.copyOfRange(bytes, PackFormat.HEADER_LENGTH, header.prefixLength());
-    assertThat(Packs.parseIndex(header, index)).isEqualTo(entries);
+    assertThat(PackReader.parseIndex(header, index)).isEqualTo(entries);
     assertThat(entries).hasSize(header.entryCount());
     byte[] again = new byte[header.prefixLength()];
     long end = header.prefixLength();

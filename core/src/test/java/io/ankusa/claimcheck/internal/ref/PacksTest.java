@@ -46,7 +46,7 @@ class PacksTest {
     EncodedPack pack = Packs.encode(List.of(input("hi!", Codec.NONE)));
     assertThat(pack.bytes()).containsExactly(GOLDEN_V1);
     assertThat(pack.entries()).containsExactly(new PackEntry(0, 42, 3, 0xa2e89566, Codec.NONE));
-    assertThat(Packs.parseIndex(GOLDEN_V1)).isEqualTo(pack.entries());
+    assertThat(PackReader.parseIndex(GOLDEN_V1)).isEqualTo(pack.entries());
   }
 
   @Test
@@ -59,7 +59,7 @@ class PacksTest {
         .isLessThan(64);
     PackEntry entry = pack.entries().get(0);
     assertThat(entry.offset()).isEqualTo(overhead);
-    assertThat(Packs.readClaim(pack.bytes(), entry)).containsExactly(claim);
+    assertThat(PackReader.readClaim(pack.bytes(), entry)).containsExactly(claim);
   }
 
   @Test
@@ -71,13 +71,13 @@ class PacksTest {
       byte[] bytes = pack.bytes();
 
       // The reader's way: one GET for the header, one for the index, one per claim.
-      PackHeader header = Packs.parseHeader(Arrays.copyOf(bytes, PackFormat.HEADER_LENGTH));
+      PackHeader header = PackReader.parseHeader(Arrays.copyOf(bytes, PackFormat.HEADER_LENGTH));
       assertThat(header.entryCount()).isEqualTo(inputs.size());
       assertThat(header.packLength()).isEqualTo(bytes.length);
       byte[] index = Arrays.copyOfRange(bytes, header.indexOffset(), header.prefixLength());
-      assertThat(Packs.parseIndex(header, index)).isEqualTo(pack.entries());
+      assertThat(PackReader.parseIndex(header, index)).isEqualTo(pack.entries());
       // Or header and index in one GET.
-      assertThat(Packs.parseIndex(Arrays.copyOf(bytes, header.prefixLength())))
+      assertThat(PackReader.parseIndex(Arrays.copyOf(bytes, header.prefixLength())))
           .isEqualTo(pack.entries());
 
       Tenant tenant = Fixtures.tenant(random);
@@ -86,10 +86,10 @@ class PacksTest {
         PackEntry entry = pack.entries().get(i);
         assertThat(entry.index()).isEqualTo(i);
         assertThat(entry.codec()).isEqualTo(inputs.get(i).codec());
-        assertThat(Packs.readClaim(bytes, entry)).containsExactly(inputs.get(i).storedBytes());
+        assertThat(PackReader.readClaim(bytes, entry)).containsExactly(inputs.get(i).storedBytes());
 
         // A ref to the claim redeems with one ranged read at its offset hint.
-        ClaimRef ref = RefCodec.decode(RefCodec.encode(Packs.toRef(tenant, id, entry)));
+        ClaimRef ref = RefCodec.decode(RefCodec.encode(PackReader.toRef(tenant, id, entry)));
         assertThat(ref.claimId()).isEqualTo(new ClaimId(id, i));
         assertThat(ref.version()).isEqualTo(1);
         // A writer's ref records the raw length when compressed (version 2).
@@ -112,10 +112,10 @@ class PacksTest {
     List<PackEntryInput> inputs = Collections.nCopies(PackFormat.MAX_ENTRIES,
         new PackEntryInput(new byte[] {7}, Codec.NONE));
     EncodedPack pack = Packs.encode(inputs);
-    List<PackEntry> entries = Packs.parseIndex(pack.bytes());
+    List<PackEntry> entries = PackReader.parseIndex(pack.bytes());
     assertThat(entries).hasSize(65536);
     assertThat(entries.get(65535).index()).isEqualTo(ClaimId.MAX_INDEX);
-    assertThat(Packs.readClaim(pack.bytes(), entries.get(65535))).containsExactly(7);
+    assertThat(PackReader.readClaim(pack.bytes(), entries.get(65535))).containsExactly(7);
 
     List<PackEntryInput> tooMany = new ArrayList<>(inputs);
     tooMany.add(inputs.get(0));
@@ -134,10 +134,10 @@ class PacksTest {
       for (int bit = 0; bit < prefix * 8; bit++) {
         byte[] bad = good.clone();
         bad[bit / 8] ^= (byte) (1 << (bit % 8));
-        assertCorrupt(() -> Packs.parseIndex(bad), "bit " + bit);
+        assertCorrupt(() -> PackReader.parseIndex(bad), "bit " + bit);
         assertCorrupt(() -> {
-          PackHeader header = Packs.parseHeader(bad);
-          return Packs.parseIndex(header, Arrays.copyOfRange(bad, PackFormat.HEADER_LENGTH,
+          PackHeader header = PackReader.parseHeader(bad);
+          return PackReader.parseIndex(header, Arrays.copyOfRange(bad, PackFormat.HEADER_LENGTH,
               PackFormat.HEADER_LENGTH + header.indexLength()));
         }, "bit " + bit + " (two reads)");
       }
@@ -153,16 +153,16 @@ class PacksTest {
     for (int bit = dataStart * 8; bit < good.length * 8; bit++) {
       byte[] bad = good.clone();
       bad[bit / 8] ^= (byte) (1 << (bit % 8));
-      List<PackEntry> entries = Packs.parseIndex(bad); // the index itself is intact
+      List<PackEntry> entries = PackReader.parseIndex(bad); // the index itself is intact
       int at = bit / 8;
       for (PackEntry entry : entries) {
         boolean hit = at >= entry.offset() && at < entry.end();
         if (hit) {
-          assertThatThrownBy(() -> Packs.readClaim(bad, entry))
+          assertThatThrownBy(() -> PackReader.readClaim(bad, entry))
               .isInstanceOf(CorruptPackException.class)
               .hasMessageContaining("CRC32C mismatch");
         } else {
-          assertThat(Packs.readClaim(bad, entry)).isNotEmpty();
+          assertThat(PackReader.readClaim(bad, entry)).isNotEmpty();
         }
       }
     }
@@ -174,15 +174,15 @@ class PacksTest {
     int prefix = PackFormat.HEADER_LENGTH + 2 * PackFormat.ENTRY_LENGTH_V1;
     for (int length = 0; length < prefix; length++) {
       byte[] cut = Arrays.copyOf(good, length);
-      assertThatThrownBy(() -> Packs.parseIndex(cut))
+      assertThatThrownBy(() -> PackReader.parseIndex(cut))
           .isInstanceOf(CorruptPackException.class)
           .hasMessageContaining("truncated");
     }
-    PackHeader header = Packs.parseHeader(good);
-    assertThatThrownBy(() -> Packs.parseIndex(header, new byte[header.indexLength() - 1]))
+    PackHeader header = PackReader.parseHeader(good);
+    assertThatThrownBy(() -> PackReader.parseIndex(header, new byte[header.indexLength() - 1]))
         .isInstanceOf(CorruptPackException.class).hasMessageContaining("truncated");
-    PackEntry last = Packs.parseIndex(good).get(1);
-    assertThatThrownBy(() -> Packs.readClaim(Arrays.copyOf(good, good.length - 1), last))
+    PackEntry last = PackReader.parseIndex(good).get(1);
+    assertThatThrownBy(() -> PackReader.readClaim(Arrays.copyOf(good, good.length - 1), last))
         .isInstanceOf(CorruptPackException.class).hasMessageContaining("past the");
     assertThatThrownBy(() -> Packs.checkClaim(last, new byte[last.length() - 1]))
         .isInstanceOf(CorruptPackException.class).hasMessageContaining("expected");
@@ -191,8 +191,8 @@ class PacksTest {
   @Test
   void intactButInconsistentIndexesAreCorrupt() {
     long[][] ok = {{59, 10, 0}, {69, 5, 0}}; // header 25 + index 34 = 59: the data start
-    assertThat(Packs.parseIndex(prefix(1, 74, ok))).hasSize(2);
-    assertThat(Packs.parseIndex(prefix(1, 100, new long[][] {{59, 10, 0}, {80, 5, 0}})))
+    assertThat(PackReader.parseIndex(prefix(1, 74, ok))).hasSize(2);
+    assertThat(PackReader.parseIndex(prefix(1, 100, new long[][] {{59, 10, 0}, {80, 5, 0}})))
         .as("gaps are allowed").hasSize(2);
 
     assertCorruptWith(prefix(1, 74, new long[][] {{59, 10, 0}, {68, 6, 0}}), "overlaps");
@@ -220,11 +220,11 @@ class PacksTest {
   @Test
   void parseIndexRefusesAHeaderItDidNotParse() {
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> Packs.parseIndex(new PackHeader(1, 2, 17, 100, 0), new byte[34]));
+        .isThrownBy(() -> PackReader.parseIndex(new PackHeader(1, 2, 17, 100, 0), new byte[34]));
   }
 
   private static void assertCorruptWith(byte[] prefix, String message) {
-    assertThatThrownBy(() -> Packs.parseIndex(prefix))
+    assertThatThrownBy(() -> PackReader.parseIndex(prefix))
         .isInstanceOf(CorruptPackException.class)
         .hasMessageStartingWith("corrupt pack: ")
         .hasMessageContaining(message);

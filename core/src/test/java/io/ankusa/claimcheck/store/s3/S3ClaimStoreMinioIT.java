@@ -44,7 +44,7 @@ class S3ClaimStoreMinioIT {
     try (ClaimStore store =
         S3Stores.create(
             S3StoreSettings.builder()
-                .location("s3://claims/minio")
+                .bucket("claims").prefix("minio")
                 .endpoint(endpoint)
                 .region("us-east-1")
                 .pathStyleAccess(true)

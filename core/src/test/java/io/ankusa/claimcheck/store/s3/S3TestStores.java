@@ -30,11 +30,26 @@ final class S3TestStores {
   static S3StoreSettings.Builder settings(EmbeddedS3 s3, URI endpoint, String location) {
     return S3StoreSettings.builder()
         .httpClient(httpClient())
-        .location(location)
+        .bucket(bucket(location))
+        .prefix(prefix(location))
         .endpoint(endpoint)
         .region(s3.region())
         .pathStyleAccess(true)
         .credentials(s3.accessKey(), s3.secretKey());
+  }
+
+  /** The bucket of {@code s3://bucket[/prefix]}. */
+  static String bucket(String location) {
+    String rest = location.substring("s3://".length());
+    int slash = rest.indexOf('/');
+    return slash < 0 ? rest : rest.substring(0, slash);
+  }
+
+  /** The prefix of {@code s3://bucket[/prefix]} ({@code ""} when none). */
+  static String prefix(String location) {
+    String rest = location.substring("s3://".length());
+    int slash = rest.indexOf('/');
+    return slash < 0 ? "" : rest.substring(slash + 1);
   }
 
   static ClaimStore store(EmbeddedS3 s3, URI endpoint, String location, Duration opTimeout) {
