@@ -130,6 +130,11 @@ final class S3ClaimStore implements ClaimStore {
                   result.complete(new byte[0]);
                   return;
                 }
+                Error error = S3Failures.error(failure);
+                if (error != null) {
+                  result.completeExceptionally(error);
+                  return;
+                }
                 StoreException e = S3Failures.classify(failure, Op.HEAD, description, key);
                 if (e.kind() == Kind.NOT_FOUND) {
                   // A HEAD's 404 has no error code (no body): a one-byte GET says which 404 it is.
@@ -183,8 +188,7 @@ final class S3ClaimStore implements ClaimStore {
                 if (isRangeNotSatisfiable(failure)) {
                   result.complete(new byte[0]); // offset at or past the end of the object
                 } else {
-                  result.completeExceptionally(
-                      S3Failures.classify(failure, Op.GET, description, key));
+                  result.completeExceptionally(S3Failures.outcome(failure, Op.GET, description, key));
                 }
                 return;
               }
@@ -304,7 +308,7 @@ final class S3ClaimStore implements ClaimStore {
           if (failure == null) {
             result.complete(onSuccess.apply(response));
           } else {
-            result.completeExceptionally(S3Failures.classify(failure, op, description, key));
+            result.completeExceptionally(S3Failures.outcome(failure, op, description, key));
           }
         });
     return result;

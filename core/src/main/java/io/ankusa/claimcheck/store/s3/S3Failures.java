@@ -57,6 +57,20 @@ final class S3Failures {
 
   private S3Failures() {}
 
+  /**
+   * The {@link Error} behind {@code failure} (under completion wrappers), or null: an Error is
+   * never classified, so it reaches the caller as itself.
+   */
+  static Error error(Throwable failure) {
+    return unwrap(failure) instanceof Error e ? e : null;
+  }
+
+  /** The {@link Error} behind {@code failure} if there is one, else its {@link #classify}. */
+  static Throwable outcome(Throwable failure, Op op, String store, String key) {
+    Error e = error(failure);
+    return e != null ? e : classify(failure, op, store, key);
+  }
+
   /** Returns the {@link StoreException} for {@code failure} of {@code op} on {@code key}. */
   static StoreException classify(Throwable failure, Op op, String store, String key) {
     Throwable t = unwrap(failure);

@@ -56,6 +56,18 @@ class S3FailuresTest {
   }
 
   @Test
+  void anErrorIsPassedOnAsItselfNeverClassifiedAsUnavailable() {
+    OutOfMemoryError oom = new OutOfMemoryError("planted");
+    assertThat(S3Failures.outcome(new CompletionException(oom), Op.GET, STORE, "tenant/abc"))
+        .isSameAs(oom);
+    assertThat(S3Failures.error(new CompletionException(oom))).isSameAs(oom);
+    assertThat(S3Failures.error(new ConnectException("refused"))).isNull();
+    assertThat(S3Failures.outcome(new ConnectException("refused"), Op.GET, STORE, "tenant/abc"))
+        .isInstanceOfSatisfying(StoreException.class,
+            e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
+  }
+
+  @Test
   void notFoundIs404() {
     assertThat(classify(s3(404, "NoSuchKey", null), Op.GET).kind()).isEqualTo(Kind.NOT_FOUND);
     assertThat(classify(s3(404, null, null, "4442587FB7D0A2F9"), Op.HEAD).kind())
