@@ -119,9 +119,9 @@ class CollectorSeesRefsInStreamsFormatsIT {
               .withGrace(Duration.ZERO, true).withDelete(true), Progress.NONE);
       assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
       assertThat(report.listedPacks()).isEqualTo(9);
-      assertThat(report.malformedRefs()).isZero();
       assertThat(report.deleted()).extracting(StoredPack::packId)
           .containsExactly(orphan.packId());
+      assertThat(report.malformedRefs()).isZero();
     } finally {
       stores.forEach(ClaimStore::close);
     }
