@@ -14,22 +14,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
@@ -186,39 +178,13 @@ public final class LogScanner {
 
   /**
    * The id of each of {@code topics} now (a topic deleted and re-created under its name gets a new
-   * id); a topic that does not exist is absent. Throws {@link KafkaException} when the cluster
-   * could not answer within {@code timeout}; an interrupt restores the flag and throws too.
+   * id); a topic that does not exist is absent. Throws {@link
+   * org.apache.kafka.common.KafkaException} when the cluster could not answer within {@code
+   * timeout}; an interrupt restores the flag and throws too.
    */
   public Map<String, Uuid> topicIds(Set<String> topics, Duration timeout) {
-    Map<String, Object> c = new HashMap<>();
-    clientConfig.forEach((k, v) -> {
-      if (AdminClientConfig.configNames().contains(k)) {
-        c.put(k, v);
-      }
-    });
-    c.put(AdminClientConfig.CLIENT_ID_CONFIG, "claimcheck-topics-" + SEQUENCE.incrementAndGet());
-    Map<String, Uuid> ids = new HashMap<>();
-    try (Admin admin = Admin.create(c)) {
-      Map<String, KafkaFuture<TopicDescription>> described =
-          admin.describeTopics(topics).topicNameValues();
-      for (Map.Entry<String, KafkaFuture<TopicDescription>> e : described.entrySet()) {
-        try {
-          ids.put(e.getKey(),
-              e.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS).topicId());
-        } catch (ExecutionException x) {
-          if (!(x.getCause() instanceof UnknownTopicOrPartitionException)) {
-            throw new KafkaException("could not describe topic " + e.getKey(), x.getCause());
-          }
-        } catch (TimeoutException x) {
-          throw new KafkaException("topic " + e.getKey() + " was not described within "
-              + timeout.toMillis() + " ms", x);
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KafkaException("interrupted while describing topics", e);
-    }
-    return ids;
+    return TopicIds.describe(clientConfig,
+        "claimcheck-topics-" + SEQUENCE.incrementAndGet(), topics, timeout);
   }
 
   private Consumer<byte[], byte[]> consumer(String role) {
