@@ -9,7 +9,8 @@ import java.util.Set;
  * What one collector run found and did; immutable and thread-safe.
  *
  * @param status how the run ended
- * @param message why it aborted or what failed; empty when it went well
+ * @param message why it aborted or what failed; when it went well, empty or a note on what was
+ *     passed over (shard directories shared with other objects)
  * @param t0 the time noted before the end offsets
  * @param grace the grace used
  * @param dryRun whether deletion was off

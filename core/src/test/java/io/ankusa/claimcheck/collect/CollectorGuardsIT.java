@@ -127,6 +127,7 @@ class CollectorGuardsIT {
       assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
       assertThat(report.deleted()).extracting(StoredPack::packId)
           .containsExactly(orphan.packId());
+      assertThat(report.message()).contains("passed over 1 shard", "store 0 " + tenant + "/ab/");
       assertThat(exists(theirStore, lookalike)).as("the look-alike key").isTrue();
       assertThat(exists(theirStore, foreignKey)).isTrue();
       assertThat(exists(theirStore, other)).isTrue();

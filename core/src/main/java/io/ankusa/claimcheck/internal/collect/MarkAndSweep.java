@@ -117,9 +117,15 @@ public final class MarkAndSweep implements Collector {
 
     long listStart = ticker.read();
     List<StoredPack> packs = new ArrayList<>();
+    Set<String> passedOver = new java.util.TreeSet<>();
     for (int i = 0; i < stores.size(); i++) {
       try {
-        packs.addAll(PackListing.list(stores.get(i), i, o.tenant(), o.storeTimeout()).packs());
+        PackListing.Result listing = PackListing.list(stores.get(i), i, o.tenant(),
+            o.storeTimeout());
+        packs.addAll(listing.packs());
+        for (String d : listing.foreignDirectories()) {
+          passedOver.add("store " + i + " " + d);
+        }
       } catch (StoreException e) {
         return run.abort("store " + i + " (" + stores.get(i).describe()
             + ") could not be listed: " + e.getMessage());
@@ -165,8 +171,11 @@ public final class MarkAndSweep implements Collector {
     run.missing = marked.stream().filter(id -> !stored.contains(id)).count();
     run.deletable = deletable;
 
+    String note = passedOver.isEmpty() ? "" : "passed over " + passedOver.size()
+        + " shard director(ies) holding objects that are not this tenant's packs (nothing in them"
+        + " is deleted), e.g. " + passedOver.iterator().next();
     if (!o.delete()) {
-      return run.report(Status.OK, "");
+      return run.report(Status.OK, note);
     }
     long sweepStart = ticker.read();
     Sweeper sweeper = new Sweeper(stores, o, progress);
@@ -174,7 +183,7 @@ public final class MarkAndSweep implements Collector {
     run.elapsed.add(Duration.ofNanos(ticker.read() - sweepStart));
     run.deleted = sweeper.deleted();
     return sweeper.failures().isEmpty()
-        ? run.report(Status.OK, "")
+        ? run.report(Status.OK, note)
         : run.report(Status.PARTIAL, sweeper.failures().size() + " batch delete(s) failed: "
             + sweeper.failures().get(0), sweeper.failures());
   }
