@@ -32,12 +32,13 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * The collector's cost: a topic of N ref records (marked), and P unreferenced packs in S3Proxy
+ * The collector's cost: a topic of N ref records (marked), optionally as many inline records of
+ * B random bytes (no ref: the mark scans every byte of them), and P unreferenced packs in S3Proxy
  * (listed, then deleted in batches of 1000). Prints records/s marked, packs/s listed and deleted.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.ankusa.claimcheck.benchmarks.GcHarness 100000 10000 6
- * #   args: ref records, unreferenced packs, partitions
+ * #   args: ref records, unreferenced packs, partitions[, inline value bytes B (0: none)]
  * </pre>
  */
 public final class GcHarness {
@@ -48,6 +49,7 @@ public final class GcHarness {
     int refs = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
     int orphans = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
     int partitions = args.length > 2 ? Integer.parseInt(args[2]) : 6;
+    int inlineBytes = args.length > 3 ? Integer.parseInt(args[3]) : 0;
     String tenant = "bench";
     String topic = "gc-bench";
     try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedS3 s3 = EmbeddedS3.start()) {
@@ -74,6 +76,16 @@ public final class GcHarness {
           ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(topic, RefCodec.encode(ref));
           r.headers().add("ankusa.claimcheck.value", new byte[] {'1'});
           producer.send(r);
+          if (inlineBytes > 0) {
+            byte[] inline = new byte[inlineBytes];
+            for (int b = 0; b < inlineBytes; b += 8) {
+              long v = random.nextLong();
+              for (int k = 0; k < 8 && b + k < inlineBytes; k++) {
+                inline[b + k] = (byte) (v >>> (8 * k));
+              }
+            }
+            producer.send(new ProducerRecord<>(topic, inline));
+          }
         }
         producer.flush();
       }

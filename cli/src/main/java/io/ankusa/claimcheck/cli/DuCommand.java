@@ -50,7 +50,7 @@ final class DuCommand implements Callable<Integer> {
       LogScanner.ScanResult r = scanner.read(scanner.snapshot(topics, Duration.ofSeconds(60)), 4,
           Duration.ofMinutes(2), new RefVisitor() {
             @Override
-            public void ref(String topic, int partition, long offset, boolean isKey, ClaimRef ref) {
+            public void ref(String topic, int partition, long offset, String field, ClaimRef ref) {
               live.add(ref.tenant().value() + "/" + ref.packId().hex());
             }
           });

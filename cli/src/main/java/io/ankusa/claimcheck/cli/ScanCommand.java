@@ -10,15 +10,12 @@ import io.ankusa.claimcheck.ref.MalformedRefException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,6 +26,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code scan}: reads topics from their log start and redeems every ref found, counting what
  * redeems, dangles, is corrupt or could not be read; one run per instance.
+ *
+ * <p>A ref is found anywhere in a key, a value or a header value (the collector's conservative
+ * mark). Memory is bounded whatever the topics hold: counts, the first {@code --max-problems}
+ * problem records, and the outcomes of the last {@code --remembered-claims} claims.
  */
 @Command(name = "scan", mixinStandardHelpOptions = true, footer = ExitCodes.FOOTER,
     description = "Read topics from their log start and redeem every ref: the health check.")
@@ -46,22 +47,24 @@ final class ScanCommand implements Callable<Integer> {
   @Option(names = "--readers", defaultValue = "4", description = "Partitions read at once.")
   int readers;
 
-  @Option(names = "--max-problems", defaultValue = "100",
-      description = "List at most this many problem records.")
+  @Option(names = "--max-problems", defaultValue = "100", paramLabel = "N",
+      description = "List at most the first N problem records (all are counted); default 100.")
   int maxProblems;
+
+  @Option(names = "--remembered-claims", defaultValue = "100000", paramLabel = "N",
+      description = "Remember the outcomes of the last N claims, so a claim many records name is"
+          + " redeemed once while remembered; default 100000.")
+  int rememberedClaims;
 
   @Override
   public Integer call() throws InterruptedException {
-    CliConfig config = common.load();
-    Map<String, LongAdder> counts = new LinkedHashMap<>();
-    for (String k : List.of("refs", "redeemed", "dangling", "corrupt", "unreadable", "refused",
-        "malformed")) {
-      counts.put(k, new LongAdder());
+    if (maxProblems < 0 || rememberedClaims < 0) {
+      throw new CliException(ExitCodes.USAGE,
+          "--max-problems and --remembered-claims must not be negative");
     }
-    List<Map<String, Object>> problems = Collections.synchronizedList(new ArrayList<>());
+    CliConfig config = common.load();
+    ScanTally tally = new ScanTally(maxProblems, rememberedClaims);
     Semaphore inFlight = new Semaphore(IN_FLIGHT);
-    Map<ClaimRef, CompletableFuture<String>> outcomes = new ConcurrentHashMap<>();
-    java.util.Queue<CompletableFuture<Void>> tallies = new java.util.concurrent.ConcurrentLinkedQueue<>();
     LogScanner.ScanResult read;
     LogScanner.Snapshot snapshot;
     try (ClaimCheck cc = ClaimCheck.open(config.all())) {
@@ -70,54 +73,51 @@ final class ScanCommand implements Callable<Integer> {
       Duration deadline = cc.config().readDeadline();
       read = scanner.read(snapshot, readers, Duration.ofMinutes(2), new RefVisitor() {
         @Override
-        public void ref(String topic, int partition, long offset, boolean isKey, ClaimRef ref) {
-          counts.get("refs").increment();
-          CompletableFuture<String> outcome = outcomes.get(ref);
-          if (outcome == null) {
-            CompletableFuture<String> mine = new CompletableFuture<>();
-            outcome = outcomes.putIfAbsent(ref, mine);
-            if (outcome == null) {
-              outcome = mine;
-              inFlight.acquireUninterruptibly(); // bounds the redeems this scan has in flight
-              cc.redeem(ref, cc.ticker().read() + deadline.toNanos())
-                  .handle((bytes, failure) -> classify(failure))
-                  .whenComplete((o, f) -> {
-                    inFlight.release();
-                    mine.complete(o == null ? "unreadable" : o);
-                  });
-            }
+        public void ref(String topic, int partition, long offset, String field, ClaimRef ref) {
+          tally.count("refs");
+          boolean[] started = {false};
+          CompletableFuture<String> outcome = tally.outcome(ref, started);
+          if (started[0]) {
+            inFlight.acquireUninterruptibly(); // bounds the redeems this scan has in flight
+            cc.redeem(ref, cc.ticker().read() + deadline.toNanos())
+                .handle((bytes, failure) -> classify(failure))
+                .whenComplete((o, f) -> {
+                  outcome.complete(o == null ? "unreadable" : o); // runs the tallies waiting
+                  inFlight.release();
+                });
           }
-          tallies.add(outcome.thenAccept(o -> {
-            counts.get(o).increment();
+          outcome.thenAccept(o -> {
+            tally.count(o);
             if (!o.equals("redeemed")) {
-              problem(problems, topic, partition, offset, isKey, o, ref.claimId().toString(),
-                  ref.tenant().value());
+              tally.problem(problem(topic, partition, offset, field, o,
+                  ref.claimId().toString(), ref.tenant().value()));
             }
-          }));
+          });
         }
 
         @Override
         public void malformed(
-            String topic, int partition, long offset, boolean isKey, MalformedRefException e) {
-          counts.get("malformed").increment();
-          problem(problems, topic, partition, offset, isKey, "malformed", e.getMessage(), null);
+            String topic, int partition, long offset, String field, MalformedRefException e) {
+          tally.count("malformed");
+          tally.problem(problem(topic, partition, offset, field, "malformed", e.getMessage(),
+              null));
         }
       });
-      CompletableFuture.allOf(tallies.toArray(CompletableFuture[]::new)).join();
+      // A tally waiting on a redeem runs before its permit is released: holding every permit
+      // means every tally ran.
+      inFlight.acquireUninterruptibly(IN_FLIGHT);
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("topics", new ArrayList<>(snapshot.topics()));
     m.put("partitions", snapshot.end().size());
     m.put("records", read.records());
     m.put("complete", read.complete());
-    counts.forEach((k, v) -> m.put(k, v.sum()));
-    m.put("distinct_claims", outcomes.size());
+    m.putAll(tally.counts());
+    m.put("redeems", tally.redeems());
     m.put("incomplete_partitions", read.incomplete().entrySet().stream()
         .map(e -> e.getKey() + ": " + e.getValue()).toList());
-    List<Map<String, Object>> shown;
-    synchronized (problems) {
-      shown = new ArrayList<>(problems.subList(0, Math.min(maxProblems, problems.size())));
-    }
+    m.put("problem_records", tally.problemCount());
+    List<Map<String, Object>> shown = tally.problems();
     m.put("problems", shown);
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {
@@ -129,16 +129,19 @@ final class ScanCommand implements Callable<Integer> {
         }
       });
       shown.forEach(p -> out.println(p.get("outcome") + " " + p.get("topic") + "-"
-          + p.get("partition") + "@" + p.get("offset") + (Boolean.TRUE.equals(p.get("key"))
-              ? " key " : " value ") + p.get("detail")));
+          + p.get("partition") + "@" + p.get("offset") + " " + p.get("field") + " "
+          + p.get("detail")));
+      if (tally.problemCount() > shown.size()) {
+        out.println("... " + (tally.problemCount() - shown.size())
+            + " more problem records (see --max-problems)");
+      }
     }
     if (!read.complete()) {
       spec.commandLine().getErr().println("claimcheck: scan: " + read.incomplete().size()
           + " partition(s) could not be read to their end");
       return ExitCodes.INCOMPLETE;
     }
-    long bad = counts.get("refs").sum() - counts.get("redeemed").sum()
-        + counts.get("malformed").sum();
+    long bad = tally.get("refs") - tally.get("redeemed") + tally.get("malformed");
     return bad == 0 ? ExitCodes.OK : ExitCodes.UNHEALTHY;
   }
 
@@ -161,16 +164,16 @@ final class ScanCommand implements Callable<Integer> {
     };
   }
 
-  private static void problem(List<Map<String, Object>> problems, String topic, int partition,
-      long offset, boolean isKey, String outcome, String detail, String tenant) {
+  private static Map<String, Object> problem(String topic, int partition, long offset,
+      String field, String outcome, String detail, String tenant) {
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("outcome", outcome);
     p.put("topic", topic);
     p.put("partition", partition);
     p.put("offset", offset);
-    p.put("key", isKey);
+    p.put("field", field);
     p.put("tenant", tenant);
     p.put("detail", detail);
-    problems.add(p);
+    return p;
   }
 }

@@ -146,6 +146,61 @@ class CliIT {
     assertThat(du.out).contains("\"tenant\":\"" + tenant + "\"", "\"packs\":1", "\"live_packs\":1");
   }
 
+  /**
+   * The issue's case as a user runs it: refs inside other bytes (a Streams-style value holding a
+   * ref after a length prefix, a header a Streams app forwarded) were invisible to {@code scan}
+   * and {@code gc}, which deleted their packs; and {@code scan} kept every problem in memory.
+   */
+  @Test
+  void scanAndGcFindRefsInsideOtherBytesAndScanListsOnlyTheFirstProblems() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("embedded");
+    EmbeddedKafka.shared().createTopic(topic, 2);
+    Map<String, Object> config = config(tenant);
+    ClaimRef inChange;
+    ClaimRef inHeader;
+    ClaimRef orphan;
+    try (ClaimCheck cc = ClaimCheck.open(config)) {
+      inChange = cc.checkIn(payload(1));
+      inHeader = cc.checkIn(payload(2));
+      orphan = cc.checkIn(payload(3));
+    }
+    byte[] ref = RefCodec.encode(inChange);
+    byte[] change = new byte[4 + ref.length + 5];
+    change[3] = (byte) ref.length;
+    System.arraycopy(ref, 0, change, 4, ref.length);
+    producer.send(new ProducerRecord<>(topic, null, change)).get(30, TimeUnit.SECONDS);
+    ProducerRecord<byte[], byte[]> forwarded =
+        new ProducerRecord<>(topic, null, "inline".getBytes(StandardCharsets.UTF_8));
+    forwarded.headers().add("forwarded", RefCodec.encode(inHeader));
+    producer.send(forwarded).get(30, TimeUnit.SECONDS);
+    java.util.Random random = new java.util.Random(7);
+    for (int i = 0; i < 40; i++) { // refs to packs that were never written
+      send(topic, RefCodec.encode(ClaimRef.of(io.ankusa.claimcheck.ref.Tenant.of(tenant),
+          new io.ankusa.claimcheck.ref.ClaimId(new io.ankusa.claimcheck.ref.PackId(
+              random.nextLong()), 0), 64, 10, 0, io.ankusa.claimcheck.ref.Codec.NONE)));
+    }
+    String file = file(config);
+
+    Result scan = cli("scan", "--config", file, "--topics", topic, "--max-problems", "3",
+        "--json");
+    assertThat(scan.code).as(scan.err).isEqualTo(ExitCodes.UNHEALTHY);
+    assertThat(scan.out).contains("\"refs\":42", "\"redeemed\":2", "\"dangling\":40",
+        "\"problem_records\":40", "\"complete\":true");
+    assertThat(scan.out.split("\"outcome\":", -1)).as("3 problems listed").hasSize(4);
+
+    Result gc = cli("gc", "--config", file, "--topics", topic, "--grace", "0s", "--force",
+        "--delete", "--json");
+    assertThat(gc.code).as(gc.err).isEqualTo(ExitCodes.OK);
+    assertThat(gc.out).contains("\"deleted_packs\":1", key(orphan))
+        .doesNotContain(key(inChange), key(inHeader));
+    try (ClaimCheck cc = ClaimCheck.open(config)) {
+      long deadline = cc.ticker().read() + TimeUnit.SECONDS.toNanos(20);
+      assertThat(cc.redeem(inChange, deadline).get()).isEqualTo(payload(1));
+      assertThat(cc.redeem(inHeader, deadline).get()).isEqualTo(payload(2));
+    }
+  }
+
   @Test
   void unknownClaimcheckKeyIsAConfigError() throws Exception {
     Map<String, Object> config = config(unique("t"));

@@ -9,15 +9,18 @@ import java.util.Set;
  * What one collector run found and did; immutable and thread-safe.
  *
  * @param status how the run ended
- * @param message why it aborted or what failed; empty when it went well
+ * @param message why it aborted or what failed; when it went well, empty or a note on what was
+ *     passed over (shard directories shared with other objects)
  * @param t0 the time noted before the end offsets
  * @param grace the grace used
  * @param dryRun whether deletion was off
  * @param topics the topics in scope
  * @param partitions how many partitions were read
  * @param scannedRecords records read (log start to the noted end offsets)
- * @param refs refs of the tenant found in keys and values
- * @param malformedRefs marked fields that do not decode (they name no pack)
+ * @param refs refs of the tenant found in keys, values and header values, at any offset (inside
+ *     a Streams {@code Change}, a windowed key, a join wrapper as well as a whole field)
+ * @param malformedRefs marked fields that start with the ref magic but are not an intact ref
+ *     (damaged: they name no pack)
  * @param livePacks distinct packs of the tenant named by a record
  * @param listedPacks pack objects of the tenant found in the stores (a pack in two stores counts
  *     twice)

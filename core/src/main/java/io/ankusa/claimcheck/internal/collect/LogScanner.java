@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
@@ -166,12 +168,23 @@ public final class LogScanner {
       Thread.currentThread().interrupt();
       pool.shutdownNow();
       todo.forEach(tp -> incomplete.putIfAbsent(tp, "interrupted"));
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       todo.forEach(tp -> incomplete.putIfAbsent(tp, "reader failed: " + e.getCause()));
     } finally {
       pool.shutdownNow();
     }
     return new ScanResult(records.sum(), incomplete);
+  }
+
+  /**
+   * The id of each of {@code topics} now (a topic deleted and re-created under its name gets a new
+   * id); a topic that does not exist is absent. Throws {@link
+   * org.apache.kafka.common.KafkaException} when the cluster could not answer within {@code
+   * timeout}; an interrupt restores the flag and throws too.
+   */
+  public Map<String, Uuid> topicIds(Set<String> topics, Duration timeout) {
+    return TopicIds.describe(clientConfig,
+        "claimcheck-topics-" + SEQUENCE.incrementAndGet(), topics, timeout);
   }
 
   private Consumer<byte[], byte[]> consumer(String role) {

@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 /**
  * The collector's steps in order; thread-safe (a run keeps its state on its own stack).
@@ -63,6 +64,16 @@ public final class MarkAndSweep implements Collector {
       return run.abort("no topic matches " + o.topics().pattern()
           + ": refusing to treat every pack as unreferenced");
     }
+    Map<String, Uuid> topicIds;
+    try {
+      topicIds = scanner.topicIds(snapshot.topics(), KAFKA_TIMEOUT);
+    } catch (KafkaException e) {
+      return run.abort("could not note the topic ids: " + e);
+    }
+    if (!topicIds.keySet().equals(snapshot.topics())) {
+      return run.abort("the topics matching " + o.topics().pattern() + " changed while their end"
+          + " offsets were noted");
+    }
     progress.endOffsetsNoted(snapshot.end().size(), snapshot.records());
 
     Set<Long> marked = ConcurrentHashMap.newKeySet();
@@ -71,7 +82,7 @@ public final class MarkAndSweep implements Collector {
     Map<String, String> unknown = new ConcurrentHashMap<>();
     ScanResult read = scanner.read(snapshot, o.readers(), o.stall(), new RefVisitor() {
       @Override
-      public void ref(String topic, int partition, long offset, boolean isKey, ClaimRef ref) {
+      public void ref(String topic, int partition, long offset, String field, ClaimRef ref) {
         if (ref.tenant().value().equals(o.tenant())) {
           refs.increment();
           marked.add(ref.packId().value());
@@ -80,7 +91,7 @@ public final class MarkAndSweep implements Collector {
 
       @Override
       public void malformed(
-          String topic, int partition, long offset, boolean isKey, MalformedRefException e) {
+          String topic, int partition, long offset, String field, MalformedRefException e) {
         malformed.increment();
         if (e.needsNewerReader()) {
           unknown.putIfAbsent(topic + "-" + partition + "@" + offset, e.getMessage());
@@ -106,9 +117,15 @@ public final class MarkAndSweep implements Collector {
 
     long listStart = ticker.read();
     List<StoredPack> packs = new ArrayList<>();
+    Set<String> passedOver = new java.util.TreeSet<>();
     for (int i = 0; i < stores.size(); i++) {
       try {
-        packs.addAll(PackListing.list(stores.get(i), i, o.tenant(), o.storeTimeout()).packs());
+        PackListing.Result listing = PackListing.list(stores.get(i), i, o.tenant(),
+            o.storeTimeout());
+        packs.addAll(listing.packs());
+        for (String d : listing.foreignDirectories()) {
+          passedOver.add("store " + i + " " + d);
+        }
       } catch (StoreException e) {
         return run.abort("store " + i + " (" + stores.get(i).describe()
             + ") could not be listed: " + e.getMessage());
@@ -122,6 +139,14 @@ public final class MarkAndSweep implements Collector {
       if (!now.equals(snapshot.end().keySet())) {
         return run.abort("the topics matching " + o.topics().pattern() + " changed during the run"
             + " (" + snapshot.end().size() + " partitions before, " + now.size() + " now)");
+      }
+      Map<String, Uuid> idsNow = scanner.topicIds(snapshot.topics(), KAFKA_TIMEOUT);
+      if (!idsNow.equals(topicIds)) {
+        String which = snapshot.topics().stream()
+            .filter(t -> !java.util.Objects.equals(topicIds.get(t), idsNow.get(t)))
+            .findFirst().orElse("?");
+        return run.abort("the topics matching " + o.topics().pattern() + " changed during the run"
+            + " (topic " + which + " was deleted and re-created: its id changed)");
       }
     } catch (KafkaException e) {
       return run.abort("could not check the topics again: " + e);
@@ -146,8 +171,11 @@ public final class MarkAndSweep implements Collector {
     run.missing = marked.stream().filter(id -> !stored.contains(id)).count();
     run.deletable = deletable;
 
+    String note = passedOver.isEmpty() ? "" : "passed over " + passedOver.size()
+        + " shard director(ies) holding objects that are not this tenant's packs (nothing in them"
+        + " is deleted), e.g. " + passedOver.iterator().next();
     if (!o.delete()) {
-      return run.report(Status.OK, "");
+      return run.report(Status.OK, note);
     }
     long sweepStart = ticker.read();
     Sweeper sweeper = new Sweeper(stores, o, progress);
@@ -155,7 +183,7 @@ public final class MarkAndSweep implements Collector {
     run.elapsed.add(Duration.ofNanos(ticker.read() - sweepStart));
     run.deleted = sweeper.deleted();
     return sweeper.failures().isEmpty()
-        ? run.report(Status.OK, "")
+        ? run.report(Status.OK, note)
         : run.report(Status.PARTIAL, sweeper.failures().size() + " batch delete(s) failed: "
             + sweeper.failures().get(0), sweeper.failures());
   }

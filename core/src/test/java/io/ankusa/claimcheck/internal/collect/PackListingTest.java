@@ -96,4 +96,29 @@ class PackListingTest {
         .isInstanceOf(StoreException.class)
         .extracting(e -> ((StoreException) e).kind()).isEqualTo(StoreException.Kind.UNAVAILABLE);
   }
+
+  /**
+   * Another deployment whose store prefix is nested at {@code <ours>/t/}, with a two-hex-digit
+   * tenant {@code ab} at the flat layout, writes {@code t/ab/<id>}: one in 256 of its keys is a
+   * perfect sharded key of our tenant {@code t}, and was listed (so deleted) as ours.
+   */
+  @Test
+  void aNestedDeploymentsFlatKeysUnderAShardDirectoryAreNeverTakenForOurs() {
+    MemoryStore store = MemoryStores.create("nested", (wait, then) -> then.run());
+    long ours = 0xcd12cd34ef567890L;
+    store.putIfAbsent(KeyLayout.SHARDED.key("t", ours), new byte[1], T).join();
+    store.putIfAbsent(KeyLayout.FLAT.key("t", 5), new byte[1], T).join();
+    long lookalike = 0xab00000000000001L; // its shard is its tenant's name
+    store.putIfAbsent("t/" + KeyLayout.FLAT.key("ab", lookalike), new byte[1], T).join();
+    store.putIfAbsent("t/" + KeyLayout.FLAT.key("ab", 0x1234567890abcdefL), new byte[1], T).join();
+
+    PackListing.Result r = PackListing.list(store, 0, "t", T);
+
+    assertThat(r.packs()).extracting(StoredPack::packId)
+        .containsExactlyInAnyOrder(new PackId(ours), new PackId(5));
+    assertThat(r.foreignDirectories()).containsExactly("t/ab/");
+    assertThat(r.otherObjects()).isEqualTo(2);
+    assertThat(PackListing.list(store, 0, null, T).packs()).extracting(StoredPack::key)
+        .doesNotContain("t/ab/ab00000000000001");
+  }
 }
