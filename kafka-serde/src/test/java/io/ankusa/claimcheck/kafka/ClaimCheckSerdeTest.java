@@ -273,6 +273,29 @@ class ClaimCheckSerdeTest {
     assertThat(d.metrics().failedCount(Reason.REFUSED)).isZero();
   }
 
+  /**
+   * A foreign-key join hashes the left value serialized for its "-vh" pseudo topic on both sides
+   * and drops a response whose hash differs: a check-in there made every hash differ (issue 15).
+   */
+  @Test
+  void aForeignKeyJoinsValueHashPseudoTopicIsNeverCheckedIn() {
+    ClaimCheckSerializer<byte[]> s = serializer(config(), false);
+    byte[] large = random(1000, 12);
+    Headers h = new RecordHeaders();
+    ClaimCheckHeaders.mark(h, false); // the record's own marker: left alone
+    for (String pseudo : List.of("app-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000006-topic-vh",
+        "app-my-join-subscription-registration-topic-vh")) {
+      assertThat(s.serialize(pseudo, h, large)).isSameAs(large);
+      assertThat(s.serialize(pseudo, h, large.clone())).isEqualTo(large);
+    }
+    assertThat(ClaimCheckHeaders.isMarked(h, false)).isTrue();
+    assertThat(memory().count(MemoryStore.Op.PUT)).isZero();
+    assertThat(s.serialize("orders-vh", new RecordHeaders(), large)).isNotEqualTo(large);
+    assertThat(s.serialize("registration-topic-vh", new RecordHeaders(), large))
+        .isNotEqualTo(large);
+    assertThat(memory().count(MemoryStore.Op.PUT)).isEqualTo(2);
+  }
+
   /** A value that starts with the magic is checked in whatever its size: never mistaken. */
   @Test
   void aSmallValueThatStartsWithTheRefMagicIsCheckedIn() {
