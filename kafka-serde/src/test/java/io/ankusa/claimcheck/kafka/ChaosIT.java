@@ -54,8 +54,8 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
  * A seeded chaos run: producers, a plain consumer group and an exactly-once Streams app (a
  * pass-through, and a repartitioning {@code groupBy(...).aggregate(adder, subtractor)} whose values
  * cross the threshold both ways, checked against the same aggregation over plain bytes: {@link
- * ChaosAggregate}) work on a real KRaft broker and two S3 stores (two buckets of one S3Proxy, each behind its own fault proxy)
- * while {@link ChaosFaults} switches faults on and off; then the invariants are checked and the
+ * ChaosAggregate}) work on a real KRaft broker and two S3 stores (two buckets of one S3Proxy, each
+ * behind its own fault proxy) while {@link ChaosFaults} switches faults on and off; then the invariants are checked and the
  * figures printed. {@code -Dchaos.seed} replays a schedule; {@code -Dchaos.minutes} and {@code
  * -Dchaos.records} make the run longer.
  */
