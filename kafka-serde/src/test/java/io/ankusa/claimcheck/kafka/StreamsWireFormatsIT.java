@@ -100,6 +100,7 @@ class StreamsWireFormatsIT {
   private Map<String, Object> claimCheck() {
     Map<String, Object> cc = Servers.oneStore(proxy, bucket);
     cc.put("claimcheck.threshold.bytes", THRESHOLD);
+    cc.put("claimcheck.store.op.deadline.ms", "30000"); // a loaded build machine: no write fails
     return cc;
   }
 
