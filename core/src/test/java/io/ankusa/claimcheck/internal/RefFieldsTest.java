@@ -12,10 +12,11 @@ import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.ref.Tenant;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 
-/** The one ref-detection and ref-decoding rule every surface uses (decisions 1 and 5). */
+/** The one ref-detection and ref-decoding rule every surface uses (decisions 1 and 5; issue 15). */
 class RefFieldsTest {
 
   private final ClaimRef ref = ClaimRef.of(Tenant.of("acme"), new ClaimId(PackId.parseHex(
@@ -31,14 +32,29 @@ class RefFieldsTest {
   }
 
   @Test
-  void theMarkerOrAnIntactFrameCarriesARef() {
+  void anIntactFrameOrAMarkedFieldWithTheMagicCarriesARef() {
     assertThat(RefFields.carriesRef(false, frame)).isTrue();
-    assertThat(RefFields.carriesRef(true, new byte[] {1, 2})).isTrue(); // decode then refuses it
-    assertThat(RefFields.carriesRef(false, new byte[] {1, 2})).isFalse();
-    assertThat(RefFields.carriesRef(true, (byte[]) null)).isFalse();
+    assertThat(RefFields.carriesRef(true, frame)).isTrue();
     byte[] damaged = frame.clone();
     damaged[7] ^= 1;
-    assertThat(RefFields.carriesRef(false, damaged)).isFalse();
+    assertThat(RefFields.carriesRef(true, damaged)).isTrue(); // decode then refuses it
+    assertThat(RefFields.carriesRef(false, damaged)).isFalse(); // nothing says it is a ref
+    assertThat(RefFields.carriesRef(false, new byte[] {1, 2})).isFalse();
+    assertThat(RefFields.carriesRef(true, (byte[]) null)).isFalse();
+  }
+
+  /**
+   * Kafka Streams' ChangedSerializer writes a Change's new and old value with one Headers: the
+   * marker the large one left must not turn the small one into a REFUSED ref (issue 15).
+   */
+  @Test
+  void aMarkedValueWithoutTheRefMagicIsInline() {
+    assertThat(RefFields.carriesRef(true, new byte[] {1, 2})).isFalse();
+    assertThat(RefFields.carriesRef(true, new byte[0])).isFalse();
+    assertThat(RefFields.carriesRef(true, new byte[] {0x00, (byte) 0xF7, (byte) 0xAC})).isFalse();
+    assertThat(RefFields.carriesRef(true, "small".getBytes(StandardCharsets.UTF_8))).isFalse();
+    assertThat(RefFields.carriesRef(true, ByteBuffer.wrap(new byte[] {1, 2}))).isFalse();
+    assertThat(RefFields.carriesRef(true, ByteBuffer.allocate(1 << 20))).isFalse();
   }
 
   @Test
@@ -46,9 +62,25 @@ class RefFieldsTest {
     ByteBuffer b = ByteBuffer.allocate(frame.length + 3);
     b.put(new byte[] {9, 9, 9}).put(frame).position(3);
     assertThat(RefFields.carriesRef(false, b)).isTrue();
+    assertThat(RefFields.carriesRef(true, b)).isTrue();
     assertThat(b.position()).isEqualTo(3);
     assertThat(RefFields.carriesRef(false, ByteBuffer.allocate(RefCodec.MAX_LENGTH + 1))).isFalse();
-    assertThat(RefFields.carriesRef(true, ByteBuffer.allocate(1 << 20))).isTrue();
+    ByteBuffer magicThenMore = ByteBuffer.allocate(1 << 20).put(RefCodec.MAGIC).position(0);
+    assertThat(RefFields.carriesRef(false, magicThenMore)).isFalse(); // no frame is that long
+    assertThat(RefFields.carriesRef(true, magicThenMore)).isTrue(); // decode then refuses it
+    assertThat(RefFields.carriesRef(true, ByteBuffer.wrap(frame, 0, 3))).isFalse();
+  }
+
+  /** A marked field that starts with the magic but fails its checks is still a final REFUSED. */
+  @Test
+  void aMarkedFieldWithTheMagicButABadCrcIsRefused() {
+    byte[] damaged = frame.clone();
+    damaged[damaged.length - 1] ^= 1;
+    assertThat(RefFields.carriesRef(true, damaged)).isTrue();
+    assertThatThrownBy(() -> RefFields.decode(damaged, false))
+        .isInstanceOfSatisfying(ClaimCheckFailure.class,
+            f -> assertThat(f.reason()).isEqualTo(Reason.REFUSED))
+        .hasMessageContaining("BAD_CRC");
   }
 
   @Test

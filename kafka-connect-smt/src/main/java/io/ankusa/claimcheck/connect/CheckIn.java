@@ -15,8 +15,10 @@ import org.apache.kafka.connect.transforms.Transformation;
 
 /**
  * Source-side transform: converts the record's key ({@link Key}) or value ({@link Value}) to bytes
- * with the configured converter and, at or above {@code claimcheck.threshold.bytes}, checks them in
- * and puts the ref in their place; not thread-safe (a worker gives each task its own instance).
+ * with the configured converter and, at or above {@code claimcheck.threshold.bytes} (or, whatever
+ * their size, when they start with the ref magic, so no inline field looks like a ref), checks
+ * them in and puts the ref in their place; not thread-safe (a worker gives each task its own
+ * instance).
  *
  * <p>The stored bytes and the ref are exactly what {@code ClaimCheckSerializer} produces for the
  * same bytes, so {@code ClaimCheckDeserializer} redeems what this transform checked in.
@@ -91,8 +93,8 @@ public abstract class CheckIn<R extends ConnectRecord<R>> implements Transformat
     if (bytes == null) {
       return newRecord(record, Schema.OPTIONAL_BYTES_SCHEMA, null, headers);
     }
-    if (bytes.length < h.threshold()) {
-      return newRecord(record, Schema.BYTES_SCHEMA, bytes, headers);
+    if (bytes.length < h.threshold() && !RefFields.startsWithMagic(bytes)) {
+      return newRecord(record, Schema.BYTES_SCHEMA, bytes, headers); // a ref-like one is claimed
     }
     ClaimRef ref;
     try {

@@ -19,10 +19,11 @@ import org.apache.kafka.connect.transforms.Transformation;
  * Value}) and converts the bytes with the configured converter into a schema and value; not
  * thread-safe (a worker gives each task its own instance).
  *
- * <p>Reads what {@code ClaimCheckSerializer} and {@link CheckIn} write: a field carries a ref when
- * the record has the marker header or when its bytes are an intact ref frame (magic, length and
- * CRC), with or without other headers ({@link RefFields}, the rule every surface shares). Any
- * other field is converted as it is. An {@link Error} met while redeeming is rethrown as itself.
+ * <p>Reads what {@code ClaimCheckSerializer} and {@link CheckIn} write, and the bytes decide
+ * ({@link RefFields}, the rule every surface shares): a field that does not start with the ref
+ * magic is inline, marked or not; one that does carries a ref when the record has the marker
+ * header or when its bytes are an intact ref frame (magic, length and CRC), with or without other
+ * headers. Any other field is converted as it is. An {@link Error} met while redeeming is rethrown as itself.
  */
 public abstract class Redeem<R extends ConnectRecord<R>> implements Transformation<R> {
 

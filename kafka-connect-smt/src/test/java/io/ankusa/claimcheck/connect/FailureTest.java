@@ -110,9 +110,10 @@ class FailureTest {
   }
 
   @Test
-  void aMarkedValueThatIsNotARefIsRefused() {
+  void aMarkedValueThatStartsWithTheMagicButIsNotARefIsRefused() {
     redeem.configure(config);
-    SinkRecord r = Wire.sink(null, new byte[] {1, 2, 3}, List.of());
+    byte[] damaged = {0x00, (byte) 0xF7, (byte) 0xAC, 0x6B, 1, 2, 3};
+    SinkRecord r = Wire.sink(null, damaged, List.of());
     r.headers().addString(ClaimCheckHeaders.VALUE_MARKER, "1");
     assertThatThrownBy(() -> redeem.apply(r))
         .isExactlyInstanceOf(DataException.class)
@@ -120,6 +121,17 @@ class FailureTest {
         .hasMessageContaining("is marked as a claim-check ref")
         .hasMessageContaining("is not a readable ref")
         .hasMessageContaining("offset 42");
+  }
+
+  /** The bytes decide (issue 15): a marker beside a value without the ref magic is no ref. */
+  @Test
+  void aMarkedValueWithoutTheRefMagicIsConvertedAsItIs() {
+    redeem.configure(config);
+    SinkRecord r = Wire.sink(null, new byte[] {1, 2, 3}, List.of());
+    r.headers().addString(ClaimCheckHeaders.VALUE_MARKER, "1");
+    SinkRecord out = redeem.apply(r);
+    assertThat((byte[]) out.value()).containsExactly(1, 2, 3);
+    assertThat(out.headers().lastWithName(ClaimCheckHeaders.VALUE_MARKER)).isNull();
   }
 
   @Test

@@ -18,9 +18,12 @@ import org.apache.kafka.common.utils.Utils;
  * Redeems claim-check refs and hands the claimed bytes to an inner deserializer; anything else goes
  * to the inner deserializer untouched; thread-safe once configured.
  *
- * <p>A record carries a ref when it has the {@link ClaimCheckHeaders} marker or when its bytes are
- * an intact ref frame (magic, length and CRC), with or without other headers ({@link RefFields},
- * one rule for every surface). The ref is redeemed through the process's shared reader, verified
+ * <p>The bytes decide ({@link RefFields}, one rule for every surface): a field that does not start
+ * with the ref magic goes to the inner deserializer, marked or not (Kafka Streams' {@code
+ * ChangedSerializer} and foreign-key join wrappers serialize several values with one {@code
+ * Headers}, so a marker may describe another part of the record); one that does carries a ref when
+ * it has the {@link ClaimCheckHeaders} marker or is an intact ref frame (magic, length and CRC),
+ * with or without other headers. The ref is redeemed through the process's shared reader, verified
  * against its length and checksum, and decompressed.
  *
  * <p><b>Deadlines.</b> Each redeem's deadline comes from the poll budget: records deserialized back
@@ -31,9 +34,10 @@ import org.apache.kafka.common.utils.Utils;
  * <p><b>Failures</b> are {@link ClaimCheckException}s: {@code UNAVAILABLE} (retriable: the consumer
  * must not skip the record; seek back to it and poll again), {@code NOT_FOUND}, {@code CORRUPT},
  * and {@code REFUSED} (a tenant outside {@code claimcheck.tenants.allowed}, or a marked value that
- * is not a valid ref); a ref written by a newer library is {@code UNAVAILABLE} ("upgrade the
- * reader"). A {@code KafkaConsumer} wraps them in a {@code RecordDeserializationException}. An
- * {@link Error} met while redeeming is rethrown as itself, never reported as a failure.
+ * starts with the ref magic but fails its length or CRC check); a ref written by a newer library
+ * is {@code UNAVAILABLE} ("upgrade the reader"). A {@code KafkaConsumer} wraps them in a {@code
+ * RecordDeserializationException}. An {@link Error} met while redeeming is rethrown as itself,
+ * never reported as a failure.
  */
 public class ClaimCheckDeserializer<T> implements Deserializer<T> {
 
@@ -142,13 +146,13 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
   }
 
   /**
-   * An unmarked record whose bytes cannot be a ref frame (longer or shorter than any) goes to the
-   * inner deserializer as a buffer: no copy here.
+   * A buffer that does not start with the ref magic, or an unmarked one that cannot be a ref frame
+   * (longer or shorter than any), goes to the inner deserializer as it is: no copy here.
    */
   @Override
   public T deserialize(String topic, Headers headers, ByteBuffer data) {
     State<T> s = configured();
-    if (!RefFields.carriesRef(ClaimCheckHeaders.isMarked(headers, s.isKey), data)) {
+    if (!ClaimCheckHeaders.carriesRef(headers, data, s.isKey)) {
       metrics.inline();
       return s.inner.deserialize(topic, headers, data);
     }

@@ -1,17 +1,27 @@
 package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.internal.RefFields;
+import java.nio.ByteBuffer;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
- * The marker headers a record carrying a ref gets, for tools and routing; thread-safe (stateless).
+ * The marker headers a record carrying a ref gets, a hint for tools and routing; thread-safe
+ * (stateless).
  *
- * <p>A record whose value is a ref carries {@link #VALUE_MARKER}; one whose key is a ref carries
- * {@link #KEY_MARKER}. The header's value is the version of the ref the record carries, as one
- * ASCII digit (1, or 2 for a compressed claim's ref). The names are wire-format facts defined once
- * in core ({@link RefFields}); so is the rule telling a ref from an inline payload: the marker, or
- * bytes that are an intact ref frame (magic, length and CRC), with or without other headers.
+ * <p>The serializer sets {@link #VALUE_MARKER} ({@link #KEY_MARKER} for a key) when it writes a ref
+ * and removes it when it writes an inline value: the marker says the last field this library wrote
+ * with that {@code Headers} object was a ref. For a plain record that is the field itself. Where
+ * one field's bytes come from several serializer calls with one {@code Headers} (Kafka Streams'
+ * {@code Change} of a new and an old value, foreign-key join wrappers) it describes the last part
+ * written, so a marked field holds a ref as a whole or as a part; an unmarked one may still hold
+ * one (an earlier part, a ref written without headers, a mirror that dropped them). The header's
+ * value is the version of that ref, as one ASCII digit (1, or 2 for a compressed claim's ref).
+ *
+ * <p>The names are wire-format facts defined once in core ({@link RefFields}); so is the rule
+ * telling a ref from an inline payload, where the bytes decide: a field that does not start with
+ * the ref magic is inline, marked or not; one that does is a ref when marked or when it is an
+ * intact ref frame (magic, length and CRC).
  */
 public final class ClaimCheckHeaders {
 
@@ -68,10 +78,21 @@ public final class ClaimCheckHeaders {
   }
 
   /**
-   * Whether {@code data} is to be redeemed ({@link RefFields#carriesRef(boolean, byte[])}): marked,
-   * or an intact ref frame (magic, length and CRC), whatever other headers there are.
+   * Whether {@code data} is to be redeemed ({@link RefFields#carriesRef(boolean, byte[])}): it
+   * starts with the ref magic and is marked or an intact ref frame (magic, length and CRC),
+   * whatever other headers there are. A field without the magic is answered without a header
+   * lookup.
    */
   public static boolean carriesRef(Headers headers, byte[] data, boolean isKey) {
-    return RefFields.carriesRef(isMarked(headers, isKey), data);
+    return data != null
+        && RefFields.startsWithMagic(data)
+        && RefFields.carriesRef(isMarked(headers, isKey), data);
+  }
+
+  /** As {@link #carriesRef(Headers, byte[], boolean)} for a buffer's remaining bytes; no copy. */
+  static boolean carriesRef(Headers headers, ByteBuffer data, boolean isKey) {
+    return data != null
+        && RefFields.startsWithMagic(data)
+        && RefFields.carriesRef(isMarked(headers, isKey), data);
   }
 }

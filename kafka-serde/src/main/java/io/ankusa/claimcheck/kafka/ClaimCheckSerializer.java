@@ -25,7 +25,15 @@ import org.apache.kafka.common.serialization.Serializer;
  *       ClaimCheckHeaders} marker. Without headers ({@link #serialize(String, Object)}) the ref is
  *       returned unmarked and a deserializer recognises it by its magic and CRC.
  *   <li>Below it, the inner bytes are returned as they are (the same array: no copy, no prefix) and
- *       a stale marker (Kafka Streams forwards input headers) is removed.
+ *       the marker is removed (Kafka Streams forwards input headers), so the marker always tells
+ *       whether the last field written with these headers is a ref; see {@link ClaimCheckHeaders}
+ *       for what it means when Streams writes one field with several calls. A value that starts
+ *       with the ref magic ({@code 00 F7 AC 6B}: no text, JSON, Protobuf or Avro encoding does) is
+ *       checked in whatever its size, so what this serializer emits starts with the magic only
+ *       when it is a ref.
+ *   <li>For a Kafka Streams foreign-key join's value-hash pseudo topic ({@link HashOnlyTopics}),
+ *       whose bytes Streams only hashes, the inner bytes are returned as they are whatever their
+ *       size, and the headers are left alone: a check-in there would make every hash differ.
  *   <li>Keys stay inline unless {@code claimcheck.keys.enabled=true}; then a key's pack id comes
  *       from its content, so one key always yields the same ref and partitioning and compaction
  *       keep working.
@@ -116,6 +124,10 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
     if (!ClaimEmit.checksIn(bytes, s.threshold, s.isKey, s.claimKeys)) {
       metrics.inline();
       return ClaimEmit.inline(headers, s.isKey, bytes);
+    }
+    if (HashOnlyTopics.isHashOnly(topic)) { // Streams hashes these bytes, never writes them
+      metrics.inline();
+      return bytes;
     }
     ClaimRef ref;
     try {

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.internal.RefFields;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import org.apache.kafka.common.header.Headers;
@@ -14,14 +15,25 @@ final class ClaimEmit {
   private ClaimEmit() {}
 
   /**
-   * Whether {@code bytes} (a serialized key when {@code isKey}) are checked in: not null, at least
-   * {@code threshold} long, and for a key only when {@code claimKeys}.
+   * Whether {@code bytes} (a serialized key when {@code isKey}) are checked in: not null, for a key
+   * only when {@code claimKeys}, and at least {@code threshold} long or starting with the ref magic.
+   *
+   * <p>A value that starts with the magic is checked in whatever its size, so every field this
+   * library emits that starts with the magic is a ref: a marker another part of the same record
+   * left (Kafka Streams serializes a {@code Change}'s new and old value with one {@code Headers})
+   * can then never make an inline value look like a damaged ref to a reader.
    */
   static boolean checksIn(byte[] bytes, int threshold, boolean isKey, boolean claimKeys) {
-    return bytes != null && bytes.length >= threshold && (!isKey || claimKeys);
+    return bytes != null
+        && (!isKey || claimKeys)
+        && (bytes.length >= threshold || RefFields.startsWithMagic(bytes));
   }
 
-  /** Returns {@code bytes} untouched, removing a stale marker from {@code headers} (if any). */
+  /**
+   * Returns {@code bytes} untouched, removing a marker from {@code headers} (if any): the marker
+   * says the last field this library wrote with these headers was a ref (see {@link
+   * ClaimCheckHeaders}).
+   */
   static byte[] inline(Headers headers, boolean isKey, byte[] bytes) {
     if (headers != null) {
       ClaimCheckHeaders.unmark(headers, isKey);

@@ -41,6 +41,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.apache.kafka.streams.kstream.KStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -50,9 +51,11 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
- * A seeded chaos run: producers, a plain consumer group and an exactly-once Streams app work on a
- * real KRaft broker and two S3 stores (two buckets of one S3Proxy, each behind its own fault proxy)
- * while {@link ChaosFaults} switches faults on and off; then the invariants are checked and the
+ * A seeded chaos run: producers, a plain consumer group and an exactly-once Streams app (a
+ * pass-through, and a repartitioning {@code groupBy(...).aggregate(adder, subtractor)} whose values
+ * cross the threshold both ways, checked against the same aggregation over plain bytes: {@link
+ * ChaosAggregate}) work on a real KRaft broker and two S3 stores (two buckets of one S3Proxy, each
+ * behind its own fault proxy) while {@link ChaosFaults} switches faults on and off; then the invariants are checked and the
  * figures printed. {@code -Dchaos.seed} replays a schedule; {@code -Dchaos.minutes} and {@code
  * -Dchaos.records} make the run longer.
  */
@@ -88,6 +91,8 @@ class ChaosIT {
       kafka.createTopic(IN, 4);
       kafka.createTopic(OUT, 4);
       kafka.createTopic(DLQ, 1);
+      kafka.createTopic(ChaosAggregate.OUT, 2);
+      kafka.createTopic(ChaosAggregate.REFERENCE, 2);
       Map<String, Object> cc = claimCheck(s3, proxyA, bucketA, proxyB, bucketB);
       List<ChaosFaults.Store> stores = List.of(
           new ChaosFaults.Store("A", bucketA, proxyA), new ChaosFaults.Store("B", bucketB, proxyB));
@@ -136,6 +141,9 @@ class ChaosIT {
           Thread.sleep(200);
         }
         long drained = System.nanoTime();
+        // The groupBy aggregation: both branches done, and agreeing, for 5 s.
+        List<Map<String, byte[]>> sums = ChaosAggregate.settle(consumer(kafka, cc, null),
+            kafka.bootstrapServers(), Duration.ofSeconds(5), Duration.ofSeconds(90));
 
         // Clients still up and idle: every permit given back, nothing running or queued.
         int admitted = -1;
@@ -154,8 +162,14 @@ class ChaosIT {
           c.get(1, TimeUnit.MINUTES);
         }
         Set<Long> dlqIds = deadLetterIds(kafka);
+        long slotsExpected = ledger.produced.stream().filter(id -> !dlqIds.contains(id))
+            .map(id -> Math.floorMod(id, ChaosAggregate.SLOTS)).distinct().count();
+        long slotsCounted = sums.get(0).values().stream().mapToLong(ChaosAggregate::count).sum();
+        boolean sumsEqual = ChaosAggregate.same(sums.get(0), sums.get(1));
+        String aggregate = String.format("%d groups, byte-identical to the reference: %s, slots"
+            + " counted %d of %d", sums.get(0).size(), sumsEqual, slotsCounted, slotsExpected);
         String report = report(ledger, records, (chaosOver - start) / 1e9,
-            (drained - chaosOver) / 1e9, admitted, stats, cache.maxBytes(), dlqIds);
+            (drained - chaosOver) / 1e9, admitted, stats, cache.maxBytes(), dlqIds, aggregate);
         System.out.println(report);
         Files.writeString(Path.of("target", "chaos-report-" + seed + ".txt"), report);
 
@@ -163,10 +177,18 @@ class ChaosIT {
         Set<Long> outOrDlq = new HashSet<>(ledger.verified("streams-out"));
         outOrDlq.addAll(dlqIds);
         Set<Long> lostStreams = missing(ledger.produced, outOrDlq);
+        Set<Long> aggOrDlq = new HashSet<>(ledger.verified(ChaosAggregate.KIND));
+        aggOrDlq.addAll(dlqIds);
+        Set<Long> lostAggregate = missing(ledger.produced, aggOrDlq);
         String replay = "replay with -Dchaos.seed=" + seed;
         assertThat(ledger.produced).as("produced, " + replay).hasSize((int) records);
         assertThat(lostPlain).as("lost by the plain group, " + replay).isEmpty();
         assertThat(lostStreams).as("lost by the Streams app, " + replay).isEmpty();
+        assertThat(lostAggregate).as("lost by the groupBy aggregation, " + replay).isEmpty();
+        assertThat(sums.get(0)).as("groupBy aggregates, " + replay)
+            .hasSize(ChaosAggregate.GROUPS);
+        assertThat(sumsEqual).as("groupBy aggregates equal to the reference's, " + replay).isTrue();
+        assertThat(slotsCounted).as("slots in the aggregates, " + replay).isEqualTo(slotsExpected);
         assertThat(ledger.altered).as("altered, " + replay).isEmpty();
         assertThat(ledger.unexcusedFinalAnswers())
             .as("final answers (skip / dead-letter) while the claim was readable, " + replay)
@@ -192,8 +214,11 @@ class ChaosIT {
   private static boolean complete(ChaosLedger ledger) {
     Set<Long> outOrDlq = new HashSet<>(ledger.verified("streams-out"));
     outOrDlq.addAll(ledger.deadLettered.keySet());
+    Set<Long> aggOrDlq = new HashSet<>(ledger.verified(ChaosAggregate.KIND));
+    aggOrDlq.addAll(ledger.deadLettered.keySet());
     return ledger.verified("plain").containsAll(ledger.produced)
-        && outOrDlq.containsAll(ledger.produced);
+        && outOrDlq.containsAll(ledger.produced)
+        && aggOrDlq.containsAll(ledger.produced);
   }
 
   private static boolean idle(Map<Integer, StoreStats> stats) {
@@ -280,9 +305,10 @@ class ChaosIT {
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
     StreamsBuilder builder = new StreamsBuilder();
-    builder.<String, byte[]>stream(IN)
-        .peek((k, v) -> ledger.consumed("streams", Long.parseLong(k), v))
-        .to(OUT);
+    KStream<String, byte[]> in = builder.<String, byte[]>stream(IN)
+        .peek((k, v) -> ledger.consumed("streams", Long.parseLong(k), v));
+    in.to(OUT);
+    ChaosAggregate.build(in, ledger);
     KafkaStreams s = new KafkaStreams(builder.build(p), p);
     s.setUncaughtExceptionHandler(e -> {
       ClaimCheckException claim = ClaimCheckDeserializationExceptionHandler.claimFailure(e);
@@ -325,7 +351,7 @@ class ChaosIT {
 
   private static String report(ChaosLedger l, long records, double chaosSeconds,
       double drainSeconds, int admitted, Map<Integer, StoreStats> stats, long cacheMax,
-      Set<Long> dlqIds) {
+      Set<Long> dlqIds, String aggregate) {
     StringBuilder b = new StringBuilder();
     b.append("\n==================== CHAOS REPORT ====================\n");
     b.append(String.format("seed                 %d  (replay: -Dchaos.seed=%d)%n", l.seed, l.seed));
@@ -333,12 +359,13 @@ class ChaosIT {
     b.append(String.format("records planned      %d%n", records));
     b.append(String.format("records produced     %d (acknowledged), send retries %s%n",
         l.produced.size(), ChaosLedger.sums(l.sendRetries)));
-    for (String kind : List.of("plain", "streams", "streams-out", "replay")) {
+    for (String kind : List.of("plain", "streams", "streams-out", ChaosAggregate.KIND, "replay")) {
       b.append(String.format("%-20s consumed %d, verified byte for byte %d distinct%s%n",
           kind, l.consumed.containsKey(kind) ? l.consumed.get(kind).sum() : 0,
           l.verified(kind).size(), kind.equals("replay") ? " (corrupted records, read again)"
               : ", lost " + missing(l.produced, l.verified(kind)).size()));
     }
+    b.append(String.format("groupBy aggregate    %s%n", aggregate));
     b.append(String.format("altered              %d %s%n", l.altered.size(),
         l.altered.stream().limit(5).toList()));
     b.append(String.format("faults injected      %s%n", ChaosLedger.sums(l.faults)));

@@ -172,9 +172,12 @@ class PrefetchingConsumerTest {
     List<ClaimRef> refs = checkIn(config(), 3, 100);
     store.clearObjects(); // every claim gone: each prefetch fails NOT_FOUND
     refs.forEach(this::refRecord);
-    record(null, "marked but no ref".getBytes(), false, true);
+    byte[] damaged = RefCodec.encode(refs.get(0));
+    damaged[damaged.length - 1] ^= 1;
+    record(null, damaged, false, true); // marked, the magic, a bad CRC: malformed
+    record(null, "marked but no ref".getBytes(), false, true); // no magic: inline (issue 15)
     try (PrefetchingConsumer consumer = new PrefetchingConsumer(mock, config())) {
-      assertThat(consumer.poll(Duration.ZERO).count()).isEqualTo(4);
+      assertThat(consumer.poll(Duration.ZERO).count()).isEqualTo(5);
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
       assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(3, 0, 3, 0, 1, 0));
     }
