@@ -69,7 +69,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StreamsUnderCollectionIT {
 
   private static final int USERS = 6;
-  private static final int ORDERS = 60;
+  private static final int ORDERS = 40;
   private static final List<String> KEY_VALUE_STORES =
       List.of("per-bucket", "per-parity", "orders", "profiles");
 
@@ -135,7 +135,10 @@ class StreamsUnderCollectionIT {
     runs.add(collect(cc, tenant, prefix));
 
     Map<String, String> before = state(streams);
-    assertThat(before).as("every store has entries").hasSizeGreaterThan(USERS * 2);
+    assertThat(before.keySet()).as("every store has entries")
+        .anyMatch(k -> k.startsWith("per-bucket/")).anyMatch(k -> k.startsWith("per-parity/"))
+        .anyMatch(k -> k.startsWith("orders/")).anyMatch(k -> k.startsWith("profiles/"))
+        .anyMatch(k -> k.startsWith("per-user-window/"));
 
     streams.close(Duration.ofSeconds(30));
     streams.cleanUp(); // the local state is gone: only the changelogs can restore it
@@ -145,7 +148,7 @@ class StreamsUnderCollectionIT {
       assertThat(r.status()).as(r.message()).isEqualTo(GcReport.Status.OK);
     }
     assertThat(runs.stream().mapToLong(r -> r.deleted().size()).sum())
-        .as("the collections deleted packs no record names any more (purged, compacted)")
+        .as("the collections deleted packs no record names any more (compacted away)")
         .isPositive();
 
     List<String> failures = new ArrayList<>();
@@ -181,7 +184,8 @@ class StreamsUnderCollectionIT {
         .groupByKey()
         .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofSeconds(5), Duration.ZERO))
         .reduce(StreamsUnderCollectionIT::capped,
-            Materialized.<String, byte[], WindowStore<Bytes, byte[]>>as("per-user-window"))
+            Materialized.<String, byte[], WindowStore<Bytes, byte[]>>as("per-user-window")
+                .withKeySerde(Serdes.String())) // so that suppress knows the windowed key serde
         .suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
         .toStream((Windowed<String> w, byte[] v) -> w.key() + "@" + w.window().start())
         .to(prefix + "-out-windows");
@@ -225,12 +229,13 @@ class StreamsUnderCollectionIT {
         ClaimCheckDeserializationExceptionHandler.class.getName());
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+    p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
     p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-    p.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, 500);
+    // Repartition records stay (no purge within the test), so the collector must find their refs;
+    // the changelogs roll and compact within the test, so records really go while it runs.
+    p.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, Integer.MAX_VALUE);
     p.put(StreamsConfig.producerPrefix("linger.ms"), 0);
     p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
-    // Internal topics roll and compact within the test, so records really go while it runs.
     p.put(StreamsConfig.topicPrefix("segment.ms"), "1000");
     p.put(StreamsConfig.topicPrefix("min.cleanable.dirty.ratio"), "0");
     return p;
