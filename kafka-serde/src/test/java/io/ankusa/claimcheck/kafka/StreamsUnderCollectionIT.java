@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -42,6 +43,7 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
@@ -76,6 +78,7 @@ class StreamsUnderCollectionIT {
   @TempDir Path stateDir;
   private final List<AutoCloseable> closing = new ArrayList<>();
   private KafkaStreams streams;
+  private final AtomicReference<Throwable> appFailure = new AtomicReference<>();
 
   @AfterEach
   void closeAll() throws Exception {
@@ -241,8 +244,12 @@ class StreamsUnderCollectionIT {
     return p;
   }
 
-  private static KafkaStreams start(StreamsBuilder builder, Properties config) throws Exception {
+  private KafkaStreams start(StreamsBuilder builder, Properties config) throws Exception {
     KafkaStreams s = new KafkaStreams(builder.build(config), config);
+    s.setUncaughtExceptionHandler(e -> {
+      appFailure.compareAndSet(null, e);
+      return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    });
     s.start();
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (s.state() != KafkaStreams.State.RUNNING && System.nanoTime() < until) {
@@ -360,9 +367,10 @@ class StreamsUnderCollectionIT {
    * Every entry of every store, queried through the app (so redeemed by its serde), as "store/key"
    * to the hex of the value; retried while the stores are still restoring.
    */
-  private static Map<String, String> state(KafkaStreams s) throws Exception {
+  private Map<String, String> state(KafkaStreams s) throws Exception {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
+      assertThat(appFailure.get()).as("the app failed (a claim it needed was lost?)").isNull();
       try {
         Map<String, String> all = new TreeMap<>();
         for (String store : KEY_VALUE_STORES) {
