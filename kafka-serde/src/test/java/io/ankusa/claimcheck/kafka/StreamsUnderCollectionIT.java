@@ -370,7 +370,7 @@ class StreamsUnderCollectionIT {
   private Map<String, String> state(KafkaStreams s) throws Exception {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
-      assertThat(appFailure.get()).as("the app failed (a claim it needed was lost?)").isNull();
+      assertThat(appFailure.get()).as("the app stopped on an exception (a lost claim? a refused value?)").isNull();
       try {
         Map<String, String> all = new TreeMap<>();
         for (String store : KEY_VALUE_STORES) {
