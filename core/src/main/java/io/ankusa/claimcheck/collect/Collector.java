@@ -15,7 +15,9 @@ import java.util.Map;
  * <p>A run notes T0 and every in-scope partition's end offset; reads each partition from its log
  * start to that offset (uncommitted records included) and marks every pack of the tenant a key or
  * value ref names; lists the tenant's packs in every store at both key layouts; and deletes, in
- * bounded batches, only the unmarked packs a store says were written before T0 minus the grace.
+ * bounded batches, only the unmarked packs a store says were written before T0 minus the grace
+ * (a listed time taken as up to a second later: S3 lists times to the second; a reused key pack is
+ * written again, so it counts as written when it was reused).
  * It deletes nothing when a partition could not be read to its end, a store could not be listed,
  * no topic matched, a ref of an unknown version was found, or the matched partitions changed
  * during the run. Deleting is idempotent, so an interrupted run is finished by running again.

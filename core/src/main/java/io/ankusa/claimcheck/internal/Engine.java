@@ -125,7 +125,9 @@ public final class Engine implements ClaimCheck, ReaderAccess {
         }
         rt.telemetry.checkIn(CheckInOutcome.COLLISION, -1, ticker.read() - start);
         if (fixedId != null) {
-          return ours(id, pack, rawLengths, deadline); // same content, same pack id: if ours
+          List<ClaimRef> refs = ours(id, pack, rawLengths, deadline); // same content and id
+          refresh(id, pack, deadline);
+          return refs;
         }
         if (collisions + 1 >= MAX_COLLISIONS) {
           throw new ClaimCheckFailure(Reason.UNAVAILABLE, MAX_COLLISIONS
@@ -165,6 +167,35 @@ public final class Engine implements ClaimCheck, ReaderAccess {
       }
     }
     return refs(id, pack, rawLengths);
+  }
+
+  /**
+   * Writes the key pack {@code id}, just checked to be ours, again ({@link
+   * io.ankusa.claimcheck.store.ClaimStore#put}) under the same write deadline, so the store lists
+   * it as written now: the collector judges an unmarked pack by its last-modified time, and
+   * without this a key re-sent while a collection runs (its record past the noted end offsets)
+   * would name a pack listed with the time of its first write, and lose it. Failure is {@code
+   * UNAVAILABLE}: the pack may be about to be collected, so no ref is returned.
+   *
+   * <p>Why a rewrite rather than a copy onto itself or a second look by the sweep: its bytes are
+   * the same by construction (they were just read back), so a concurrent reader gets the same bytes
+   * from the old object or the new one, and S3 (a replacing PUT), the file store (rename over the
+   * name) and the memory store all replace atomically; a rewrite also re-creates the pack if a
+   * sweep deleted it after our put-if-absent saw it, which a copy (CopyObject onto itself needs a
+   * metadata change and fails once the source is gone) cannot; and a sweep cannot see a record
+   * still in flight to Kafka, so a second look there would not be enough. It goes through the
+   * failover writer: the home store first, another one (a fresh copy there) when the home store
+   * cannot take it; a reader finds the pack in any store, and an old copy left elsewhere may be
+   * collected harmlessly.
+   */
+  private void refresh(PackId id, EncodedPack pack, long deadline) {
+    try {
+      await(rt.stores.rewrite(tenant.value(), id.value(), pack.bytes(), deadline), deadline);
+    } catch (StoreException e) {
+      throw new ClaimCheckFailure(Reason.UNAVAILABLE, "check-in for tenant " + tenant + ": key pack "
+          + id.hex() + " is already stored, but writing it again (so that a collection running"
+          + " now keeps it) failed: " + e.getMessage(), e);
+    }
   }
 
   private List<ClaimRef> refs(PackId id, EncodedPack pack, int[] rawLengths) {

@@ -26,6 +26,25 @@ public interface ClaimStore extends AutoCloseable {
   CompletableFuture<Void> putIfAbsent(String key, byte[] bytes, Duration timeout);
 
   /**
+   * Writes {@code bytes} under {@code key} whether or not an object is there, completing normally
+   * only once the store durably holds them and lists the object with a last-modified time no
+   * earlier than this call's start. A reader sees the object that was there or the new one, whole
+   * — never a partial one, and never no object while one was there. A caller only ever puts bytes
+   * that equal any object already under {@code key} (it read them back first): this refreshes a
+   * content-addressed key pack that a new record names again, so the collector's sweep, which
+   * judges a pack by its last-modified time, counts it as just written (and it re-creates the
+   * pack if a sweep deleted it a moment before).
+   *
+   * <p>The default answers {@code UNAVAILABLE} ("cannot rewrite"): a store that cannot refresh an
+   * object never hands out a ref to a pack that a running collector may be about to delete; a
+   * check-in of a repeated key then fails over to the next store, or fails retriably.
+   */
+  default CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout) {
+    return CompletableFuture.failedFuture(new StoreException(StoreException.Kind.UNAVAILABLE,
+        describe() + " cannot rewrite an object (ClaimStore.put is not implemented)"));
+  }
+
+  /**
    * Reads at most {@code length} bytes of the object under {@code key} starting at {@code
    * offset}; fewer only when the object ends first, none when {@code offset} is at or past its
    * end. {@link StoreException.Kind#NOT_FOUND} when no object exists under {@code key}.

@@ -31,11 +31,16 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -128,36 +133,116 @@ class CollectorIT {
   }
 
   @Test
-  void compactedTopicWithSeveralValuesPerKeyKeepsEveryPack() throws Exception {
+  void compactedTopicKeepsThePacksOfTheValuesLeftAndFreesTheCompactedOnes() throws Exception {
     String tenant = unique("t");
     String topic = unique("app-store-changelog");
-    createTopic(topic, 2, "compact");
+    createTopic(topic, 1, Map.of("cleanup.policy", "compact", "segment.ms", "100",
+        "min.cleanable.dirty.ratio", "0", "min.compaction.lag.ms", "0",
+        "delete.retention.ms", "0"));
     ClaimCheck cc = claimCheck(tenant, "flat");
+    List<ClaimRef> refs = new ArrayList<>();
     for (int i = 0; i < 9; i++) {
+      refs.add(cc.checkIn(payload(i)));
       send(topic, ("k" + (i % 3)).getBytes(StandardCharsets.UTF_8),
-          RefCodec.encode(cc.checkIn(payload(i))), null, true);
+          RefCodec.encode(refs.get(i)), null, true);
     }
+    // The cleaner never touches the active segment: later records roll it (segment.ms), until
+    // the log really holds only the newest value of each key (and the newest roll record).
+    List<ClaimRef> left = List.copyOf(refs.subList(6, 9));
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    List<ClaimRef> held;
+    do {
+      Thread.sleep(250);
+      send(topic, "roll".getBytes(StandardCharsets.UTF_8),
+          "inline".getBytes(StandardCharsets.UTF_8), null, true);
+      held = valueRefs(topic);
+    } while (!held.equals(left) && System.nanoTime() < until);
+    assertThat(held).as("the log cleaner compacted the topic").isEqualTo(left);
+
     GcReport report = run(tenant, topic, LATER, true);
     assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
-    assertThat(report.livePacks()).isEqualTo(9);
-    assertThat(report.deletable()).isEmpty();
-    assertThat(report.deleted()).isEmpty();
+    assertThat(report.livePacks()).isEqualTo(3);
+    assertThat(packIds(report.deleted()))
+        .containsExactlyInAnyOrderElementsOf(packIds(refs.subList(0, 6)));
+    ClaimStore store = stores(tenant).get(0);
+    for (int i = 0; i < 6; i++) {
+      assertThat(exists(store, refs.get(i))).as("compacted away: value %d", i).isFalse();
+    }
+    for (int i = 6; i < 9; i++) {
+      assertThat(cc.redeem(refs.get(i), deadline(cc)).get()).isEqualTo(payload(i));
+    }
   }
 
   @Test
-  void recordWithATimestampYearsAgoKeepsItsPack() throws Exception {
+  void recordWithATimestampYearsAgoKeepsItsPackUntilRetentionDeletesIt() throws Exception {
     String tenant = unique("t");
     String topic = unique("events");
-    createTopic(topic, 1, "delete");
+    createTopic(topic, 1, Map.of("cleanup.policy", "delete",
+        "retention.ms", String.valueOf(Duration.ofDays(1).toMillis())));
     ClaimCheck cc = claimCheck(tenant, "flat");
-    ClaimRef old = cc.checkIn(payload(1));
-    send(topic, null, RefCodec.encode(old), Instant.parse("2015-01-01T00:00:00Z").toEpochMilli(),
-        false);
+    long years = Instant.parse("2015-01-01T00:00:00Z").toEpochMilli();
+    ClaimRef expired = cc.checkIn(payload(1));
+    send(topic, null, RefCodec.encode(expired), years, false);
+    // One batch, so one segment whose newest record is recent: retention keeps both its records,
+    // the year-old one too; the first segment (only year-old records) is past retention.
+    ClaimRef old = cc.checkIn(payload(2));
+    ClaimRef recent = cc.checkIn(payload(3));
+    sendOneBatch(topic, List.of(RefCodec.encode(old), RefCodec.encode(recent)),
+        List.of(years, System.currentTimeMillis()));
+    TopicPartition tp = new TopicPartition(topic, 0);
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long logStart;
+    do {
+      Thread.sleep(250);
+      logStart = admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp)
+          .get(30, TimeUnit.SECONDS).offset();
+    } while (logStart == 0 && System.nanoTime() < until);
+    assertThat(logStart).as("retention deleted the first segment").isEqualTo(1);
+    assertThat(valueRefs(topic)).containsExactly(old, recent);
+
     GcReport report = run(tenant, topic, LATER, true);
     assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
-    assertThat(report.livePacks()).isEqualTo(1);
-    assertThat(report.deleted()).isEmpty();
-    assertThat(cc.redeem(old, deadline(cc)).get()).isEqualTo(payload(1));
+    assertThat(report.livePacks()).isEqualTo(2);
+    assertThat(packIds(report.deleted())).containsExactly(expired.packId().hex());
+    assertThat(exists(stores(tenant).get(0), expired)).isFalse();
+    assertThat(cc.redeem(old, deadline(cc)).get()).isEqualTo(payload(2));
+    assertThat(cc.redeem(recent, deadline(cc)).get()).isEqualTo(payload(3));
+  }
+
+  @Test
+  void keyReSentWhileTheCollectorRunsKeepsItsPack() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("keyed");
+    createTopic(topic, 1, "delete");
+    ClaimCheck cc = claimCheck(tenant, "flat");
+    byte[] key = payload(42);
+    ClaimRef keyRef = cc.checkInKey(key);
+    send(topic, RefCodec.encode(keyRef), "first".getBytes(StandardCharsets.UTF_8), null, true);
+    admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(1)))
+        .all().get(30, TimeUnit.SECONDS); // the key's last record is gone: its pack unreferenced
+    ClaimRef orphan = cc.checkIn(payload(7)); // and one no record ever named
+    // S3 lists times to the second (the sweep allows for it): let both be listed before T0.
+    Thread.sleep(2100);
+    Collector collector =
+        Collector.create(kafka(), stores(tenant), Clock.systemUTC(), Ticker.system());
+    GcOptions options = GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
+        .withGrace(Duration.ZERO, true).withDelete(true);
+    List<ClaimRef> resent = new ArrayList<>();
+    GcReport report = collector.run(options, new Progress() {
+      @Override
+      public void marked(long records, long livePacks) {
+        // after T0 and the end offsets, before the listing and the sweep: the key comes back
+        ClaimRef again = cc.checkInKey(key.clone());
+        resent.add(again);
+        send(topic, RefCodec.encode(again), "second".getBytes(StandardCharsets.UTF_8), null, true);
+      }
+    });
+    assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
+    assertThat(resent).containsExactly(keyRef);
+    assertThat(report.scannedRecords()).as("the re-sent record is past the end offset").isZero();
+    assertThat(packIds(report.deleted())).containsExactly(orphan.packId().hex());
+    assertThat(exists(stores(tenant).get(0), keyRef)).isTrue();
+    assertThat(cc.redeem(keyRef, deadline(cc)).get()).isEqualTo(key);
   }
 
   @Test
@@ -280,8 +365,66 @@ class CollectorIT {
   }
 
   private static void createTopic(String topic, int partitions, String policy) throws Exception {
-    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)
-        .configs(Map.of("cleanup.policy", policy)))).all().get(30, TimeUnit.SECONDS);
+    createTopic(topic, partitions, Map.of("cleanup.policy", policy));
+  }
+
+  private static void createTopic(String topic, int partitions, Map<String, String> configs)
+      throws Exception {
+    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
+        .all().get(30, TimeUnit.SECONDS);
+  }
+
+  /** Sends {@code values} (refs, unkeyed) with {@code timestamps} to partition 0 in one batch. */
+  private static void sendOneBatch(String topic, List<byte[]> values, List<Long> timestamps) {
+    Map<String, Object> p = new HashMap<>();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers());
+    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 2000);
+    try (KafkaProducer<byte[], byte[]> batching = new KafkaProducer<>(p)) {
+      List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+      for (int i = 0; i < values.size(); i++) {
+        ProducerRecord<byte[], byte[]> r =
+            new ProducerRecord<>(topic, 0, timestamps.get(i), null, values.get(i));
+        r.headers().add("ankusa.claimcheck.value", new byte[] {'1'});
+        sent.add(batching.send(r));
+      }
+      batching.flush();
+      for (java.util.concurrent.Future<?> f : sent) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** The refs in the values of every record {@code topic} holds now, in offset order. */
+  private static List<ClaimRef> valueRefs(String topic) {
+    Map<String, Object> c = new HashMap<>();
+    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers());
+    c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    List<ClaimRef> refs = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
+      List<TopicPartition> parts = consumer.partitionsFor(topic).stream()
+          .map(i -> new TopicPartition(topic, i.partition())).toList();
+      consumer.assign(parts);
+      consumer.seekToBeginning(parts);
+      Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+        if (System.nanoTime() > until) {
+          throw new AssertionError("could not read " + topic + " to its end " + end);
+        }
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+          if (r.value() != null && RefCodec.isRef(r.value())) {
+            refs.add(RefCodec.decode(r.value()));
+          }
+        }
+      }
+    }
+    return refs;
   }
 
   private static void send(String topic, byte[] key, byte[] value, Long timestamp, boolean keyed) {

@@ -308,6 +308,12 @@ class SecondLookTest {
     }
 
     @Override
+    public CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout) {
+      objects.put(key, bytes.clone());
+      return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
     public CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration t) {
       gets.incrementAndGet();
       if (hang) {

@@ -28,6 +28,12 @@ class KvTestStoreContractTest extends ClaimStoreContract {
   }
 
   @Override
+  protected boolean backdate(String key, java.time.Instant at) {
+    KvTestStoreProvider.WRITTEN.put("contract\0" + key, at);
+    return true;
+  }
+
+  @Override
   protected void makeUnavailable() {
     KvTestStoreProvider.DOWN.add("contract");
   }

@@ -35,6 +35,9 @@ public final class KvTestStoreProvider implements ClaimStoreProvider {
   /** Every space's objects, by space then full key. */
   static final Map<String, Map<String, byte[]>> SPACES = new ConcurrentHashMap<>();
 
+  /** When each object was last written, by space, a NUL, then full key. */
+  static final Map<String, Instant> WRITTEN = new ConcurrentHashMap<>();
+
   /** The spaces that answer every operation {@code UNAVAILABLE}. */
   static final Set<String> DOWN = ConcurrentHashMap.newKeySet();
 
@@ -99,9 +102,24 @@ public final class KvTestStoreProvider implements ClaimStoreProvider {
       if (bytes.length > maxBytes) {
         return failed(StoreException.Kind.FORBIDDEN, bytes.length + " bytes > " + maxBytes);
       }
-      return objects.putIfAbsent(prefix + key, bytes.clone()) == null
-          ? CompletableFuture.completedFuture(null)
-          : failed(StoreException.Kind.ALREADY_EXISTS, key);
+      if (objects.putIfAbsent(prefix + key, bytes.clone()) != null) {
+        return failed(StoreException.Kind.ALREADY_EXISTS, key);
+      }
+      WRITTEN.put(space + "\0" + prefix + key, Instant.now());
+      return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout) {
+      if (DOWN.contains(space)) {
+        return failed(StoreException.Kind.UNAVAILABLE, "down");
+      }
+      if (bytes.length > maxBytes) {
+        return failed(StoreException.Kind.FORBIDDEN, bytes.length + " bytes > " + maxBytes);
+      }
+      objects.put(prefix + key, bytes.clone());
+      WRITTEN.put(space + "\0" + prefix + key, Instant.now());
+      return CompletableFuture.completedFuture(null);
     }
 
     @Override
@@ -139,7 +157,8 @@ public final class KvTestStoreProvider implements ClaimStoreProvider {
             && (continuation == null || key.compareTo(continuation) > 0)) {
           byte[] o = objects.get(full);
           if (o != null) {
-            page.add(new StoredObject(key, o.length, created));
+            page.add(new StoredObject(key, o.length,
+                WRITTEN.getOrDefault(space + "\0" + full, created)));
           }
         }
       }

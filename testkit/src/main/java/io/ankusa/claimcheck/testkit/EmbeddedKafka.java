@@ -270,6 +270,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     p.put("group.initial.rebalance.delay.ms", "0");
     p.put("num.partitions", "1");
     p.put("auto.create.topics.enable", "true");
+    // The log cleaner and retention act within a test's time, so compaction and retention are
+    // tested for real (the defaults wait 15 s between cleanings and 5 min between checks).
+    p.put("log.cleaner.backoff.ms", "200");
+    p.put("log.retention.check.interval.ms", "500");
+    p.put("log.initial.task.delay.ms", "0");
     return p;
   }
 

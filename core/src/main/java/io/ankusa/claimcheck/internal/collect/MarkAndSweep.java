@@ -36,6 +36,13 @@ public final class MarkAndSweep implements Collector {
 
   private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(60);
 
+  /**
+   * How much later than its listed time a pack may have been written: S3 lists last-modified
+   * times to the second, so a pack written just after T0 can be listed a fraction of a second
+   * before it; the sweep takes every listed time as up to this much later.
+   */
+  private static final Duration STORE_TIME_RESOLUTION = Duration.ofSeconds(1);
+
   private final LogScanner scanner;
   private final List<ClaimStore> stores;
   private final Clock clock;
@@ -161,7 +168,7 @@ public final class MarkAndSweep implements Collector {
       if (marked.contains(p.packId().value())) {
         continue;
       }
-      if (p.lastModified().isBefore(cutoff)) {
+      if (p.lastModified().plus(STORE_TIME_RESOLUTION).isBefore(cutoff)) {
         deletable.add(p);
       } else {
         run.young++;

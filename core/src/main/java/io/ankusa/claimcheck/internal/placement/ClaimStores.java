@@ -47,6 +47,15 @@ public interface ClaimStores extends AutoCloseable {
   CompletableFuture<Integer> write(String tenant, long packId, byte[] pack, long deadlineNanos);
 
   /**
+   * Writes a content-addressed pack whose stored copy was checked to hold exactly {@code pack}
+   * again, replacing any object under its key ({@link ClaimStore#put}), in the same store order,
+   * failover and retries as {@link #write}: the store that takes it then lists it as written now,
+   * so a collector that started before does not take it for an old unreferenced pack. Completes
+   * with the index of that store.
+   */
+  CompletableFuture<Integer> rewrite(String tenant, long packId, byte[] pack, long deadlineNanos);
+
+  /**
    * Finds pack {@code packId} of {@code tenant} in any store at either layout and reads {@code
    * length} bytes of it at {@code offset}.
    */

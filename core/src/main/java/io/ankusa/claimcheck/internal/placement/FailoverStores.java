@@ -58,6 +58,11 @@ final class FailoverStores implements ClaimStores {
   }
 
   @Override
+  public CompletableFuture<Integer> rewrite(String tenant, long packId, byte[] pack, long deadline) {
+    return writer.rewrite(tenant, packId, pack, deadline);
+  }
+
+  @Override
   public CompletableFuture<Located> read(
       String tenant, long packId, long offset, int length, long deadline) {
     return search.read(tenant, packId, offset, length, deadline);

@@ -48,7 +48,17 @@ final class FailoverWriter {
   }
 
   CompletableFuture<Integer> write(String tenant, long packId, byte[] pack, long deadline) {
-    return round(new Write(packId, layout.key(tenant, packId), pack, deadline,
+    return round(new Write(packId, layout.key(tenant, packId), pack, false, deadline,
+        new LinkedHashMap<>()), 1);
+  }
+
+  /**
+   * Like {@link #write}, but each attempt is a replacing {@link
+   * io.ankusa.claimcheck.store.ClaimStore#put}: for a content-addressed pack whose stored bytes
+   * were checked to be {@code pack}, so the store that takes it lists it as just written.
+   */
+  CompletableFuture<Integer> rewrite(String tenant, long packId, byte[] pack, long deadline) {
+    return round(new Write(packId, layout.key(tenant, packId), pack, true, deadline,
         new LinkedHashMap<>()), 1);
   }
 
@@ -84,7 +94,9 @@ final class FailoverWriter {
     }
     CompletableFuture<Void> put;
     try {
-      put = slot.store().putIfAbsent(w.key, w.pack, slot.timeout(now, w.deadline));
+      Duration timeout = slot.timeout(now, w.deadline);
+      put = w.replace ? slot.store().put(w.key, w.pack, timeout)
+          : slot.store().putIfAbsent(w.key, w.pack, timeout);
     } catch (RuntimeException e) {
       put = CompletableFuture.failedFuture(e);
     }
@@ -182,7 +194,7 @@ final class FailoverWriter {
    * What one write writes, by when, and each store's latest failure (by index, in the order first
    * tried; updated only at the end of a round, by the one thread running the write).
    */
-  private record Write(long packId, String key, byte[] pack, long deadline,
+  private record Write(long packId, String key, byte[] pack, boolean replace, long deadline,
       Map<Integer, Failure> latest) {}
 
   /** One store's reason for not taking the pack. */

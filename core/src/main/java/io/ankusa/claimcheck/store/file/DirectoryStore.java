@@ -12,6 +12,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
@@ -30,7 +31,8 @@ import java.util.concurrent.TimeoutException;
  * <p>Invariants: an object's file appears under its name only complete and durable (written to a
  * temporary file that is forced to disk, hard-linked to its name — {@code link(2)} fails atomically
  * when the name exists — and then the directory is forced too), so a reader never sees a partial
- * object, no object is ever overwritten and a put completes only once durable. Every operation
+ * object, a put-if-absent never overwrites one and a put completes only once durable ({@link
+ * #put} alone replaces an object, by an atomic rename over its name). Every operation
  * that could answer "absent" (a miss, a listing, a delete, a put) first looks for the marker:
  * without it (a missing, empty or unmounted root) writes are refused and reads, listings and
  * deletes are {@code UNAVAILABLE} with {@link StoreRoot#why the reason}, never {@code NOT_FOUND}
@@ -119,6 +121,41 @@ final class DirectoryStore implements ClaimStore {
         Files.deleteIfExists(temp);
       }
       StoreRoot.forceDirectory(dir); // the new name is durable only once its directory is
+      return null;
+    });
+  }
+
+  /**
+   * Writes a temporary file forced to disk, renames it over {@code key} ({@code rename(2)} replaces
+   * the name atomically: a reader opens the old file or the new one, whole, and one that has the
+   * old one open reads it to its end), then forces the directory; the new file's modification time
+   * is that of this write.
+   */
+  @Override
+  public CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout) {
+    return submit(key, timeout, () -> {
+      Path target = resolve(key);
+      requireMarkerOrCreate("not writing " + key); // a write, like putIfAbsent
+      Path dir = target.getParent();
+      makeDirectoriesBelowRoot(dir);
+      Path temp = Files.createTempFile(dir, ".put-", ".tmp");
+      try {
+        if (permissions != null) {
+          Files.setPosixFilePermissions(temp, permissions);
+        }
+        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+          ByteBuffer buf = ByteBuffer.wrap(bytes);
+          while (buf.hasRemaining()) {
+            ch.write(buf);
+          }
+          ch.force(true);
+        }
+        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
+            StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(temp);
+      }
+      StoreRoot.forceDirectory(dir);
       return null;
     });
   }

@@ -50,6 +50,14 @@ final class InMemoryStore implements ClaimStore {
     return CompletableFuture.completedFuture(null);
   }
 
+  /** Replaces the object in one map write, then records its last-modified time. */
+  @Override
+  public CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout) {
+    objects.put(key, bytes.clone());
+    written.put(key, wallClock.instant());
+    return CompletableFuture.completedFuture(null);
+  }
+
   @Override
   public CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration timeout) {
     byte[] object = objects.get(key);

@@ -11,13 +11,13 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 
 /**
- * One put-if-absent of a large pack as an S3 multipart upload; thread-safe (each instance is one
- * upload, driven by SDK callbacks).
+ * One put of a large pack as an S3 multipart upload — put-if-absent, or a replacing put of a
+ * content-addressed pack; thread-safe (each instance is one upload, driven by SDK callbacks).
  *
  * <p>Invariants: the parts are uploaded concurrently, every request and the whole upload are
- * bounded by the one timeout the put was given; the upload is completed with {@code
+ * bounded by the one timeout the put was given; a put-if-absent is completed with {@code
  * If-None-Match: *}, so — like a single PUT — it never replaces an object (a 412 there is
- * {@code ALREADY_EXISTS}); any failure aborts the upload (best effort), so no parts are left
+ * {@code ALREADY_EXISTS}), a replacing put without it; any failure aborts the upload (best effort), so no parts are left
  * behind and no object appears; the bytes are read in place, never copied.
  */
 final class MultipartPut {
@@ -28,9 +28,17 @@ final class MultipartPut {
   private final byte[] bytes;
   private final int partSize;
   private final AwsRequestOverrideConfiguration override;
+  private final boolean replace;
 
   MultipartPut(S3AsyncClient client, String bucket, String objectKey, byte[] bytes, int partSize,
       AwsRequestOverrideConfiguration override) {
+    this(client, bucket, objectKey, bytes, partSize, override, false);
+  }
+
+  /** {@code replace}: complete without {@code If-None-Match}, replacing any object there. */
+  MultipartPut(S3AsyncClient client, String bucket, String objectKey, byte[] bytes, int partSize,
+      AwsRequestOverrideConfiguration override, boolean replace) {
+    this.replace = replace;
     this.client = client;
     this.bucket = bucket;
     this.objectKey = objectKey;
@@ -75,7 +83,7 @@ final class MultipartPut {
           List<CompletedPart> completed = new ArrayList<>(parts);
           uploads.forEach(u -> completed.add(u.join()));
           return client.completeMultipartUpload(b -> b.bucket(bucket).key(objectKey)
-              .uploadId(uploadId).ifNoneMatch("*")
+              .uploadId(uploadId).ifNoneMatch(replace ? null : "*")
               .multipartUpload(m -> m.parts(completed)).overrideConfiguration(override));
         })
         .thenApply(r -> null);

@@ -25,8 +25,8 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * <p>Invariants: the client never retries (callers own retries); every call is bounded by the
  * smaller of its {@code timeout} and the store's operation timeout, as the SDK's call timeout
  * (covering its attempts); every failure completes the returned future with a {@link StoreException}
- * classified by {@link S3Failures}; a put sends {@code If-None-Match: *}, so it never replaces an
- * object — a pack of at least the multipart threshold goes up as a {@link MultipartPut}, completed
+ * classified by {@link S3Failures}; a put-if-absent sends {@code If-None-Match: *}, so it never replaces an
+ * object (only {@link #put} does) — a pack of at least the multipart threshold goes up as a {@link MultipartPut}, completed
  * with the same condition. A ranged read's answer is checked by {@link RangeResponses}: one that
  * does not match what was asked (its body gathered by {@link RangeBody} into one array never larger
  * than the range asked for; a 206 without or with another Content-Range, a body shorter or
@@ -74,6 +74,19 @@ final class S3ClaimStore implements ClaimStore {
 
   @Override
   public CompletableFuture<Void> putIfAbsent(String key, byte[] bytes, Duration timeout) {
+    return put(key, bytes, timeout, false);
+  }
+
+  /**
+   * A PUT without {@code If-None-Match}: S3 replaces an object atomically (a GET sees the old or
+   * the new one, whole) and lists it with the PUT's time — or, for a multipart upload, its start.
+   */
+  @Override
+  public CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout) {
+    return put(key, bytes, timeout, true);
+  }
+
+  private CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout, boolean replace) {
     Objects.requireNonNull(bytes, "bytes");
     String objectKey = objectKey(key);
     Duration t = effectiveTimeout(timeout);
@@ -82,7 +95,7 @@ final class S3ClaimStore implements ClaimStore {
     }
     if (bytes.length >= multipartThreshold) {
       return complete(
-          new MultipartPut(client, bucket, objectKey, bytes, partSize, override(t))
+          new MultipartPut(client, bucket, objectKey, bytes, partSize, override(t), replace)
               .run(t.toNanos()),
           Op.PUT,
           key,
@@ -93,7 +106,7 @@ final class S3ClaimStore implements ClaimStore {
             b ->
                 b.bucket(bucket)
                     .key(objectKey)
-                    .ifNoneMatch("*")
+                    .ifNoneMatch(replace ? null : "*")
                     .contentLength((long) bytes.length)
                     .overrideConfiguration(override(t)),
             AsyncRequestBody.fromBytesUnsafe(bytes)),

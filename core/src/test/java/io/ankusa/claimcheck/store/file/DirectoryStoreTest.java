@@ -52,6 +52,12 @@ class DirectoryStoreTest extends ClaimStoreContract {
   }
 
   @Override
+  protected boolean backdate(String key, java.time.Instant at) throws IOException {
+    Files.setLastModifiedTime(root.resolve(key), java.nio.file.attribute.FileTime.from(at));
+    return true;
+  }
+
+  @Override
   protected void makeUnavailable() throws IOException {
     Files.move(root, tmp.resolve("unmounted"));
     Files.createDirectory(root); // the bare mount point left behind

@@ -46,6 +46,13 @@ final class FaultyStore implements MemoryStore {
     return run(Op.PUT, key, timeout, () -> objects.putIfAbsent(key, copy, timeout));
   }
 
+  /** A replacing put counts and fails as a {@link Op#PUT}. */
+  @Override
+  public CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout) {
+    byte[] copy = bytes.clone();
+    return run(Op.PUT, key, timeout, () -> objects.put(key, copy, timeout));
+  }
+
   @Override
   public CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration timeout) {
     return run(Op.GET, key, timeout, () -> objects.getRange(key, offset, length, timeout));

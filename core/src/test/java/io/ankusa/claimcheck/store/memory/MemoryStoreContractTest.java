@@ -21,6 +21,12 @@ class MemoryStoreContractTest extends ClaimStoreContract {
   }
 
   @Override
+  protected boolean backdate(String key, java.time.Instant at) {
+    store.lastModified(key, at);
+    return true;
+  }
+
+  @Override
   protected void makeUnavailable() {
     for (MemoryStore.Op op : MemoryStore.Op.values()) {
       store.failAlways(op, Kind.UNAVAILABLE);
