@@ -69,11 +69,6 @@ enum Modules {
     return new ClassFileImporter().importLocations(where);
   }
 
-  /** The Kafka surfaces: the serde (with the Streams handler), the Connect SMTs, the CLI. */
-  static JavaClasses surfaces() {
-    return of(SERDE, CONNECT, CLI);
-  }
-
   private static JavaClasses load(Modules m) {
     return importFrom(List.of(m.location()));
   }
@@ -87,8 +82,8 @@ enum Modules {
       throw new IllegalStateException(name() + ": cannot locate " + anchor, e);
     }
     String root = System.getProperty("claimcheck.arch.root");
-    if (root != null
-        && !where.toAbsolutePath().normalize().startsWith(Path.of(root).toAbsolutePath().normalize())) {
+    Path checkout = root == null ? null : Path.of(root).toAbsolutePath().normalize();
+    if (checkout != null && !where.toAbsolutePath().normalize().startsWith(checkout)) {
       throw new IllegalStateException(name() + " was loaded from " + where
           + ", not from this checkout: build with -am (mvn -pl architecture -am verify)");
     }

@@ -6,11 +6,14 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.properties.HasName;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import com.tngtech.archunit.library.dependencies.SliceRule;
+import java.util.regex.Pattern;
 
 /**
  * The architecture rules, each as one ArchUnit rule (the tests say which modules' classes each
@@ -64,9 +67,9 @@ final class Rules {
    */
   static SliceRule noPackageCyclesButFacadeFactories() {
     return noPackageCycles()
-        .ignoreDependency(nameMatching(java.util.regex.Pattern.quote(ROOT + ".ClaimCheck") + "(\\$.*)?"),
+        .ignoreDependency(classAndNested(ROOT + ".ClaimCheck"),
             resideInAPackage(ROOT + ".internal"))
-        .ignoreDependency(nameMatching(java.util.regex.Pattern.quote(ROOT + ".collect.Collector") + "(\\$.*)?"),
+        .ignoreDependency(classAndNested(ROOT + ".collect.Collector"),
             resideInAPackage(ROOT + ".internal.collect"))
         .as("core's packages form no cycle (but a facade's factory naming its implementation)");
   }
@@ -87,16 +90,22 @@ final class Rules {
 
   /** Only Kafka's public API: the jars load on kafka-clients 3.7 to 4.4. */
   static ArchRule noKafkaInternals() {
-    return noClasses().should().dependOnClassesThat().resideInAPackage("org.apache.kafka..internals..")
+    return noClasses()
+        .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..internals..")
         .as("no class depends on org.apache.kafka..internals..")
         .because("the jars must load on kafka-clients 3.7 to 4.4: only Kafka's public API");
+  }
+
+  private static DescribedPredicate<HasName> classAndNested(String name) {
+    return nameMatching(Pattern.quote(name) + "(\\$.*)?");
   }
 
   private static final SliceAssignment PACKAGES = new SliceAssignment() {
     @Override
     public SliceIdentifier getIdentifierOf(JavaClass c) {
       String p = c.getPackageName();
-      return p.equals(ROOT) || p.startsWith(ROOT + ".") ? SliceIdentifier.of(p) : SliceIdentifier.ignore();
+      boolean ours = p.equals(ROOT) || p.startsWith(ROOT + ".");
+      return ours ? SliceIdentifier.of(p) : SliceIdentifier.ignore();
     }
 
     @Override

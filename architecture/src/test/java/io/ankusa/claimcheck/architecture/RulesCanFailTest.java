@@ -36,7 +36,8 @@ class RulesCanFailTest {
 
   @Test
   void theCycleRulesSeeACycle() {
-    for (ArchRule rule : List.of(Rules.noPackageCycles(), Rules.noPackageCyclesButFacadeFactories())) {
+    for (ArchRule rule :
+        List.of(Rules.noPackageCycles(), Rules.noPackageCyclesButFacadeFactories())) {
       assertThat(rule.evaluate(FIXTURES).getFailureReport().getDetails())
           .as(rule.getDescription())
           .anyMatch(line -> line.contains("archfixture.a") && line.contains("archfixture.b"));
