@@ -1,0 +1,46 @@
+package io.ankusa.claimcheck.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each rule fails on a class that breaks it (the fixtures under {@code archfixture}, test code of
+ * this module, imported with the modules they name): a rule that cannot fail would pass a broken
+ * build.
+ */
+class RulesCanFailTest {
+
+  private static final JavaClasses FIXTURES = Modules.withPackages(
+      List.of("io.ankusa.claimcheck.connect.archfixture", "io.ankusa.claimcheck.archfixture"),
+      Modules.CORE, Modules.SERDE, Modules.CONNECT, Modules.CLI);
+
+  @Test
+  void eachDependencyRuleNamesTheClassThatBreaksIt() {
+    for (ArchRule rule : List.of(Rules.noInternalsOutsideCore(), Rules.layers(),
+        Rules.awsSdkOnlyInStoreS3(), Rules.micrometerOnlyInTelemetry(), Rules.noKafkaInternals())) {
+      assertThat(rule.evaluate(FIXTURES).getFailureReport().getDetails())
+          .as(rule.getDescription())
+          .anyMatch(line -> line.contains("BadSmt"));
+    }
+  }
+
+  @Test
+  void theLayersSeeOneSurfaceUsingAnother() {
+    assertThat(Rules.layers().evaluate(FIXTURES).getFailureReport().getDetails())
+        .anyMatch(line -> line.contains("BadSmt") && line.contains("ClaimCheckSerializer"));
+  }
+
+  @Test
+  void theCycleRulesSeeACycle() {
+    for (ArchRule rule :
+        List.of(Rules.noPackageCycles(), Rules.noPackageCyclesButFacadeFactories())) {
+      assertThat(rule.evaluate(FIXTURES).getFailureReport().getDetails())
+          .as(rule.getDescription())
+          .anyMatch(line -> line.contains("archfixture.a") && line.contains("archfixture.b"));
+    }
+  }
+}

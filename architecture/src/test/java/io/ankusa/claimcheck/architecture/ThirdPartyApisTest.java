@@ -1,0 +1,31 @@
+package io.ankusa.claimcheck.architecture;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where the library may name a third-party API: the AWS SDK only in the S3 store, Micrometer only
+ * in telemetry (over the library's modules; the examples are a user's code), Kafka only through
+ * its public API (the examples too). The benchmarks and the testkit are not checked.
+ */
+class ThirdPartyApisTest {
+
+  @Test
+  void onlyStoreS3UsesTheAwsSdk() {
+    Rules.awsSdkOnlyInStoreS3().check(library());
+  }
+
+  @Test
+  void onlyTelemetryUsesMicrometer() {
+    Rules.micrometerOnlyInTelemetry().check(library());
+  }
+
+  @Test
+  void noKafkaInternals() {
+    Rules.noKafkaInternals().check(Modules.of(Modules.CORE, Modules.SERDE, Modules.CONNECT,
+        Modules.CLI, Modules.EXAMPLES));
+  }
+
+  private static com.tngtech.archunit.core.domain.JavaClasses library() {
+    return Modules.of(Modules.CORE, Modules.SERDE, Modules.CONNECT, Modules.CLI);
+  }
+}
