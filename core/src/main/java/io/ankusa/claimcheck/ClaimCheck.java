@@ -78,6 +78,18 @@ public interface ClaimCheck extends AutoCloseable {
     return BlockingRedeem.redeem(this, ref, deadlineNanos);
   }
 
+  /**
+   * Registers the intent to prefetch {@code ref}'s claim into the shared reader's cache and
+   * returns its pending {@link Prefetch}, or null when there is nothing to prefetch into: the
+   * cache keeps nothing, the claim is cached already, another prefetch holds it, its tenant is not
+   * {@link #allows allowed}, or this claim check has no shared reader (one not opened by {@link
+   * #open}); never blocks. {@code onRead} runs once, on the redeeming thread, when a redeem of the
+   * claim ends the prefetch; it must not block.
+   */
+  default Prefetch prefetch(ClaimRef ref, Runnable onRead) {
+    return null;
+  }
+
   /** Whether refs of {@code tenant} may be redeemed here ({@code claimcheck.tenants.allowed}). */
   boolean allows(String tenant);
 

@@ -1,9 +1,9 @@
 package io.ankusa.claimcheck.cli;
 
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.internal.collect.LogScanner;
-import io.ankusa.claimcheck.internal.collect.PackListing;
-import io.ankusa.claimcheck.internal.collect.RefVisitor;
+import io.ankusa.claimcheck.collect.Collector;
+import io.ankusa.claimcheck.collect.LogScan;
+import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.store.ClaimStore;
@@ -46,9 +46,8 @@ final class DuCommand implements Callable<Integer> {
     Set<String> live = ConcurrentHashMap.newKeySet();
     boolean complete = true;
     if (topics != null) {
-      LogScanner scanner = new LogScanner(config.all(), Ticker.system());
-      LogScanner.ScanResult r = scanner.read(scanner.snapshot(topics, Duration.ofSeconds(60)), 4,
-          Duration.ofMinutes(2), new RefVisitor() {
+      LogScan r = Collector.scan(config.all(), topics, 4, Duration.ofMinutes(2), Ticker.system(),
+          new RefVisitor() {
             @Override
             public void ref(String topic, int partition, long offset, String field, ClaimRef ref) {
               live.add(ref.tenant().value() + "/" + ref.packId().hex());
@@ -62,7 +61,7 @@ final class DuCommand implements Callable<Integer> {
       for (int i = 0; i < stores.size(); i++) {
         List<StoredPack> packs;
         try {
-          packs = PackListing.list(stores.get(i), i, tenant, Duration.ofSeconds(30)).packs();
+          packs = Collector.packs(stores.get(i), i, tenant, Duration.ofSeconds(30));
         } catch (StoreException e) {
           throw new CliException(ExitCodes.INCOMPLETE, "store " + i + " ("
               + stores.get(i).describe() + ") could not be listed: " + e.getMessage());

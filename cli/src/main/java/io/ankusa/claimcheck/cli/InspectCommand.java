@@ -1,14 +1,11 @@
 package io.ankusa.claimcheck.cli;
 
-import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.internal.wire.Checksums;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -95,18 +92,17 @@ final class InspectCommand implements Callable<Integer> {
 
   private int redeem(ClaimRef r, Map<String, Object> m) throws IOException, InterruptedException {
     CliConfig config = common.load();
-    KeyLayout layout = KeyLayout.parse(config.claimCheck().getString(ClaimCheckConfig.KEY_LAYOUT));
+    List<String> keys = config.claimCheck().packKeys(r.tenant().value(), r.packId().value());
     List<String> misses = new ArrayList<>();
     List<ClaimStore> stores = config.openStores();
     try {
       search:
-      for (KeyLayout l : List.of(layout, layout.other())) {
+      for (String k : keys) {
         for (int i = 0; i < stores.size(); i++) {
-          String k = l.key(r.tenant().value(), r.packId().value());
           try {
             byte[] stored = stores.get(i).getRange(k, r.offset(), r.length(), Duration.ofSeconds(30))
                 .get(31, TimeUnit.SECONDS);
-            if (stored.length == r.length() && Checksums.crc32c(stored) == r.checksum()) {
+            if (r.matches(stored)) {
               m.put("answered_by", Map.of("store", i, "location", stores.get(i).describe(), "key", k));
               break search;
             }

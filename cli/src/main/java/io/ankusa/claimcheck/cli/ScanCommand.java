@@ -3,8 +3,9 @@ package io.ankusa.claimcheck.cli;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.internal.collect.LogScanner;
-import io.ankusa.claimcheck.internal.collect.RefVisitor;
+import io.ankusa.claimcheck.collect.Collector;
+import io.ankusa.claimcheck.collect.LogScan;
+import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import java.io.PrintWriter;
@@ -65,13 +66,10 @@ final class ScanCommand implements Callable<Integer> {
     CliConfig config = common.load();
     ScanTally tally = new ScanTally(maxProblems, rememberedClaims);
     Semaphore inFlight = new Semaphore(IN_FLIGHT);
-    LogScanner.ScanResult read;
-    LogScanner.Snapshot snapshot;
+    LogScan read;
     try (ClaimCheck cc = ClaimCheck.open(config.all())) {
-      LogScanner scanner = new LogScanner(config.all(), Ticker.system());
-      snapshot = scanner.snapshot(topics, Duration.ofSeconds(60));
       Duration deadline = cc.config().readDeadline();
-      read = scanner.read(snapshot, readers, Duration.ofMinutes(2), new RefVisitor() {
+      RefVisitor visitor = new RefVisitor() {
         @Override
         public void ref(String topic, int partition, long offset, String field, ClaimRef ref) {
           tally.count("refs");
@@ -102,14 +100,16 @@ final class ScanCommand implements Callable<Integer> {
           tally.problem(problem(topic, partition, offset, field, "malformed", e.getMessage(),
               null));
         }
-      });
+      };
+      read = Collector.scan(config.all(), topics, readers, Duration.ofMinutes(2), Ticker.system(),
+          visitor);
       // A tally waiting on a redeem runs before its permit is released: holding every permit
       // means every tally ran.
       inFlight.acquireUninterruptibly(IN_FLIGHT);
     }
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("topics", new ArrayList<>(snapshot.topics()));
-    m.put("partitions", snapshot.end().size());
+    m.put("topics", new ArrayList<>(read.topics()));
+    m.put("partitions", read.partitions());
     m.put("records", read.records());
     m.put("complete", read.complete());
     m.putAll(tally.counts());

@@ -2,11 +2,15 @@ package io.ankusa.claimcheck.collect;
 
 import io.ankusa.claimcheck.internal.collect.LogScanner;
 import io.ankusa.claimcheck.internal.collect.MarkAndSweep;
+import io.ankusa.claimcheck.internal.collect.PackListing;
+import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.store.ClaimStore;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The garbage collector of a tenant's packs: a mark and sweep over the in-scope topics and every
@@ -38,5 +42,30 @@ public interface Collector {
   static Collector create(
       Map<String, ?> kafkaConfig, List<ClaimStore> stores, Clock clock, Ticker ticker) {
     return new MarkAndSweep(new LogScanner(kafkaConfig, ticker), stores, clock, ticker);
+  }
+
+  /**
+   * Reads every partition of the topics whose whole name matches {@code topics} from its log start
+   * to the end offset noted now, as a run reads them (uncommitted records included, up to {@code
+   * readers} consumers at once), and hands every ref of a key, value or header to {@code visitor};
+   * blocks until done. A partition without progress for {@code stall} (on {@code ticker}) is given
+   * up and reported in {@link LogScan#incomplete()}, never taken as read; an interrupt stops the
+   * read (the flag is restored). Kafka client settings come from {@code kafkaConfig} ({@code
+   * claimcheck.*} keys are ignored); Kafka metadata calls time out after 60 s.
+   */
+  static LogScan scan(Map<String, ?> kafkaConfig, Pattern topics, int readers, Duration stall,
+      Ticker ticker, RefVisitor visitor) {
+    return LogScanner.scan(kafkaConfig, topics, readers, stall, ticker, visitor);
+  }
+
+  /**
+   * Lists the packs {@code store} (store index {@code index}) holds of {@code tenant} (every
+   * tenant when null) at both key layouts, as a run lists them, waiting at most {@code
+   * pageTimeout} per page; a shard directory shared with other objects is passed over.
+   *
+   * @throws StoreException when a page could not be listed
+   */
+  static List<StoredPack> packs(ClaimStore store, int index, String tenant, Duration pageTimeout) {
+    return PackListing.list(store, index, tenant, pageTimeout).packs();
   }
 }

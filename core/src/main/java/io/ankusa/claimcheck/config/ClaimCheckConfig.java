@@ -1,6 +1,5 @@
 package io.ankusa.claimcheck.config;
 
-import io.ankusa.claimcheck.internal.config.Secrets;
 import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
 import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
@@ -260,5 +259,15 @@ public final class ClaimCheckConfig extends AbstractConfig {
   /** The largest value one check-in accepts ({@value #WRITE_MAX_BYTES}); fits an array. */
   public int writeMaxBytes() {
     return (int) (long) getLong(WRITE_MAX_BYTES);
+  }
+
+  /**
+   * The store keys (relative to a store) pack {@code packId} of {@code tenant} may be stored
+   * under, in the order a redeem searches them: at the configured {@value #KEY_LAYOUT}, then at
+   * the other layout.
+   */
+  public List<String> packKeys(String tenant, long packId) {
+    KeyLayout layout = KeyLayout.parse(getString(KEY_LAYOUT));
+    return List.of(layout.key(tenant, packId), layout.other().key(tenant, packId));
   }
 }

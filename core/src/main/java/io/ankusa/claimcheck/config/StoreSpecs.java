@@ -1,6 +1,5 @@
 package io.ankusa.claimcheck.config;
 
-import io.ankusa.claimcheck.internal.config.Secrets;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 
 import io.ankusa.claimcheck.store.ClaimStoreProvider;

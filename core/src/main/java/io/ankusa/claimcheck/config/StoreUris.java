@@ -1,6 +1,5 @@
 package io.ankusa.claimcheck.config;
 
-import io.ankusa.claimcheck.internal.config.Secrets;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;

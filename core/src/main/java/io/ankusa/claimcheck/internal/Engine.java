@@ -2,6 +2,7 @@ package io.ankusa.claimcheck.internal;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.Prefetch;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -291,6 +293,12 @@ public final class Engine implements ClaimCheck, ReaderAccess {
       return CompletableFuture.failedFuture(tooLarge);
     }
     return redeemer.warm(ref, deadlineNanos);
+  }
+
+  @Override
+  public Prefetch prefetch(ClaimRef ref, Runnable onRead) {
+    Objects.requireNonNull(onRead, "onRead");
+    return allows(ref.tenant().value()) ? PinnedPrefetch.register(this, rt.reader, ref, onRead) : null;
   }
 
   /**

@@ -60,12 +60,16 @@ final class Redeemer {
     return fetch(ref, deadlineNanos).thenApply(bytes -> null);
   }
 
+  /** The key the reader fetches, caches and pins {@code ref}'s claim under: its stored range. */
+  static FetchKey keyOf(ClaimRef ref) {
+    return FetchKey.range(ref.tenant().value(), ref.packId().hex(), ref.offset(), ref.length());
+  }
+
   /** The reader's fetch of {@code ref}'s range, the store search checking before it caches. */
   private CompletableFuture<byte[]> fetch(ClaimRef ref, long deadlineNanos) {
-    String t = ref.tenant().value();
     long packId = ref.packId().value();
     try {
-      return rt.reader.fetch(FetchKey.range(t, ref.packId().hex(), ref.offset(), ref.length()),
+      return rt.reader.fetch(keyOf(ref),
           rt.stores.home(packId),
           // The store search has its own deadline, not this caller's: a request that outlives
           // its callers runs to the end and fills the cache, so the caller's retry finds it.

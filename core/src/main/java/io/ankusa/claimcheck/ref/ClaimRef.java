@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.ref;
 
+import io.ankusa.claimcheck.internal.wire.Checksums;
 import java.util.Objects;
 
 /**
@@ -98,6 +99,14 @@ public record ClaimRef(
   /** Returns the pack holding the claim. */
   public PackId packId() {
     return claimId.pack();
+  }
+
+  /**
+   * Whether {@code stored} (the bytes of this ref's range, as a store returned them) are this
+   * claim's stored bytes: the ref's length and CRC32C.
+   */
+  public boolean matches(byte[] stored) {
+    return stored.length == length && Checksums.crc32c(stored) == checksum;
   }
 
   /** Whether the claim's uncompressed length is known ({@link #rawLength()} is not -1). */

@@ -29,6 +29,16 @@ class ClaimCheckConfigTest {
   }
 
   @Test
+  void packKeysAreTheConfiguredLayoutsKeyThenTheOthers() {
+    Map<String, Object> m = base();
+    assertThat(new ClaimCheckConfig(m).packKeys("acme", 0xab12L << 48))
+        .containsExactly("acme/ab12000000000000", "acme/ab/ab12000000000000");
+    m.put("claimcheck.key.layout", "SHARDED");
+    assertThat(new ClaimCheckConfig(m).packKeys("acme", 0xab12L << 48))
+        .containsExactly("acme/ab/ab12000000000000", "acme/ab12000000000000");
+  }
+
+  @Test
   void resolvesStoresWithDefaultsAndPerStoreOverrides() {
     Map<String, Object> m = base();
     m.put("claimcheck.store.1.s3.endpoint", "http://10.0.0.9:9000");

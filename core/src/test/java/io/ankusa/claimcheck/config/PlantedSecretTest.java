@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.config;
 
-import io.ankusa.claimcheck.internal.config.Secrets;
+import io.ankusa.claimcheck.config.Secrets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -3,6 +3,7 @@ package io.ankusa.claimcheck.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.internal.WireVectors.NonRef;
 import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.internal.wire.Checksums;

@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.connect;
 
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.internal.RefFields;
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import java.nio.ByteBuffer;

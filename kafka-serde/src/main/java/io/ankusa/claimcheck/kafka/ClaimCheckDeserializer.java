@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.internal.RefFields;
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.internal.RefFields;
+import io.ankusa.claimcheck.RefFields;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.internal.RefFields;
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import org.apache.kafka.common.header.Headers;

@@ -1,15 +1,11 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.internal.RefFields;
+import io.ankusa.claimcheck.Prefetch;
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.internal.cache.ClaimCache.Pin;
-import io.ankusa.claimcheck.internal.cache.ClaimCache.PinListener;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.internal.reader.ClaimReader;
-import io.ankusa.claimcheck.internal.reader.FetchKey;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
 import java.util.ArrayDeque;
@@ -29,18 +25,19 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Fetches the claims of polled batches' refs into a claim check's shared reader ahead of the
- * application (verified, without a copy: see {@link ReaderAccess#warm}), within a window of
+ * application (verified, without a copy: see {@link Prefetch#fetch}), within a window of
  * {@code claimcheck.prefetch.max.bytes} that refills as the application reads the prefetched
  * claims; thread-safe.
  *
- * <p>Each distinct ref of a batch is registered as a {@link Pin} in the reader's cache (PENDING)
- * and queued, partitions interleaved; {@link #drain} starts queued refs, oldest first, while the
- * inflated bytes of the started, unread ones fit the window (one always may start into an empty
- * window). A started claim stays pinned in the cache — never evicted — until the first lookup of
- * it by anyone else (the deserializer's), which ends the pin, frees its window bytes and starts
- * the next; a pin not read by its deadline (start + {@code claimcheck.read.deadline.ms}) is
- * released at the next drain, a failed prefetch at once. A ref the application reads before its
- * turn ends its PENDING pin and is never fetched by the prefetcher, so no claim is fetched twice.
+ * <p>Each distinct ref of a batch is registered as a {@link Prefetch} ({@link
+ * ClaimCheck#prefetch}: a pin in the reader's cache, PENDING) and queued, partitions interleaved;
+ * {@link #drain} starts queued refs, oldest first, while the inflated bytes of the started,
+ * unread ones fit the window (one always may start into an empty window). A started claim
+ * stays pinned in the cache — never evicted — until the first lookup of it by anyone
+ * else (the deserializer's), which ends the pin, frees its window bytes and starts the next;
+ * a pin not read by its deadline (start + {@code claimcheck.read.deadline.ms}) is released
+ * at the next drain, a failed prefetch at once. A ref the application reads before its turn
+ * ends its PENDING pin and is never fetched by the prefetcher, so no claim is fetched twice.
  *
  * <p>Invariants (under {@code lock}): {@code window} is the sum of the inflated bytes of items
  * taken from {@code pending} and not ended; {@code tracked} maps a key to its one item not ended,
@@ -53,8 +50,6 @@ import org.apache.kafka.common.TopicPartition;
 final class Prefetcher {
 
   private final ClaimCheck claimCheck;
-  private final ClaimReader reader;
-  private final ReaderAccess access;
   private final Ticker ticker;
   private final boolean keys;
   private final long deadlineNanos;
@@ -68,7 +63,7 @@ final class Prefetcher {
   private final Object lock = new Object();
   private final ArrayDeque<Item> pending = new ArrayDeque<>();
   private final ArrayDeque<Item> open = new ArrayDeque<>();
-  private final Map<FetchKey, Item> tracked = new HashMap<>();
+  private final Map<Range, Item> tracked = new HashMap<>();
   private final Set<CompletableFuture<?>> running = ConcurrentHashMap.newKeySet();
   private final AtomicInteger wip = new AtomicInteger();
   private long window;
@@ -76,11 +71,6 @@ final class Prefetcher {
 
   Prefetcher(ClaimCheck claimCheck) {
     this.claimCheck = Objects.requireNonNull(claimCheck, "claimCheck");
-    this.access = claimCheck instanceof ReaderAccess a ? a : null;
-    this.reader = access == null ? null : access.reader();
-    if (reader == null) {
-      throw new IllegalArgumentException("prefetching needs a claim check opened by ClaimCheck.open");
-    }
     this.ticker = claimCheck.ticker();
     ClaimCheckConfig config = claimCheck.config();
     this.keys = config.getBoolean(ClaimCheckConfig.KEYS_ENABLED);
@@ -153,13 +143,13 @@ final class Prefetcher {
       malformed.increment(); // the deserializer reports it with the reason
       return;
     }
-    // The key the deserializer's redeem reads this ref under (see the core Redeemer).
-    FetchKey key = FetchKey.range(ref.tenant().value(), ref.packId().hex(), ref.offset(), ref.length());
+    // The stored range: the reader reads, caches and pins the claim by it.
+    Range key = new Range(ref.tenant().value(), ref.packId().value(), ref.offset(), ref.length());
     if (tracked.containsKey(key)) {
       return; // queued or in the window already: the deserializer will find that one
     }
     Item item = new Item(ref, key, inflatedBytes(ref, windowMax), until);
-    Pin pin = windowMax == 0 || !claimCheck.allows(ref.tenant().value()) ? null : reader.pin(key, item);
+    Prefetch pin = windowMax == 0 ? null : claimCheck.prefetch(ref, item);
     if (pin == null) {
       skipped.increment(); // no cache, cached already, or another consumer prefetches it
       return;
@@ -220,7 +210,7 @@ final class Prefetcher {
 
   /** Starts {@code item}'s fetch; returns false if the cache had no room (it is queued again). */
   private boolean start(Item item) {
-    switch (item.pin.start(item.ref.length())) {
+    switch (item.pin.reserve()) {
       case NO_ROOM -> {
         synchronized (lock) {
           if (!item.ended) {
@@ -249,8 +239,7 @@ final class Prefetcher {
       open.add(item);
     }
     started.increment();
-    CompletableFuture<?> f = warm(item);
-    item.pin.started();
+    CompletableFuture<?> f = item.pin.fetch(item.pinnedUntil);
     running.add(f);
     f.whenComplete((done, error) -> {
       running.remove(f);
@@ -266,18 +255,6 @@ final class Prefetcher {
       drain();
     });
     return true;
-  }
-
-  /**
-   * Fetches {@code item}'s claim into the reader's cache, verified, without the redeem's copy for
-   * a caller (nobody reads it: the deserializer takes its own from the cache).
-   */
-  private CompletableFuture<?> warm(Item item) {
-    try {
-      return access.warm(item.ref, item.pinnedUntil);
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
   }
 
   /** Under the lock: ends {@code item} once, freeing its window bytes. */
@@ -325,19 +302,22 @@ final class Prefetcher {
         skipped.sum(), malformed.sum(), unread.sum());
   }
 
+  /** A claim's stored range: refs naming one range are one claim to the reader. */
+  private record Range(String tenant, long packId, long offset, int length) {}
+
   /** One ref in the queue or the window; its fields are guarded by the prefetcher's lock. */
-  private final class Item implements PinListener {
+  private final class Item implements Runnable {
     final ClaimRef ref;
-    final FetchKey key;
+    final Range key;
     final long inflated;
     final long pendingUntil;
-    Pin pin;
+    Prefetch pin;
     long pinnedUntil;
     boolean inWindow;
     boolean started;
     boolean ended;
 
-    Item(ClaimRef ref, FetchKey key, long inflated, long pendingUntil) {
+    Item(ClaimRef ref, Range key, long inflated, long pendingUntil) {
       this.ref = ref;
       this.key = key;
       this.inflated = inflated;
@@ -346,7 +326,7 @@ final class Prefetcher {
 
     /** The application read the claim: free its window bytes and start the next. */
     @Override
-    public void read(Pin p) {
+    public void run() {
       synchronized (lock) {
         end(this);
       }

@@ -3,6 +3,7 @@ package io.ankusa.claimcheck.kafka;
 import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.Prefetch;
 import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
@@ -101,6 +102,11 @@ final class GatedClaimCheck implements ClaimCheck, ReaderAccess {
   @Override
   public CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos) {
     return real.redeem(ref, deadlineNanos);
+  }
+
+  @Override
+  public Prefetch prefetch(ClaimRef ref, Runnable onRead) {
+    return real.prefetch(ref, onRead);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.ankusa.claimcheck.internal.collect;
 
+import io.ankusa.claimcheck.collect.LogScan;
+import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,6 +78,8 @@ public final class LogScanner {
     }
   }
 
+  private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(60);
+
   private static final java.util.concurrent.atomic.AtomicLong SEQUENCE =
       new java.util.concurrent.atomic.AtomicLong();
 
@@ -102,6 +106,15 @@ public final class LogScanner {
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"); // log start moved: those are gone
     c.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
     this.clientConfig = Map.copyOf(c);
+  }
+
+  /** See {@link io.ankusa.claimcheck.collect.Collector#scan}. */
+  public static LogScan scan(Map<String, ?> config, Pattern topics, int readers, Duration stall,
+      Ticker ticker, RefVisitor visitor) {
+    LogScanner scanner = new LogScanner(config, ticker);
+    Snapshot snapshot = scanner.snapshot(topics, METADATA_TIMEOUT);
+    ScanResult read = scanner.read(snapshot, readers, stall, visitor);
+    return new LogScan(snapshot.topics(), snapshot.end().size(), read.records(), read.incomplete());
   }
 
   /** Notes the partitions of every topic whose whole name matches {@code topics}, with offsets. */

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.internal.collect;
 
+import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.collect.Collector;
 import io.ankusa.claimcheck.collect.GcOptions;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.internal.collect;
 
+import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.internal.collect;
 
-import io.ankusa.claimcheck.internal.RefFields;
+import io.ankusa.claimcheck.collect.RefVisitor;
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import io.ankusa.claimcheck.ref.RefCodec;

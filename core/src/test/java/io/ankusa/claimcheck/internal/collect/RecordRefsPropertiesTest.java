@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.internal.collect;
 
+import io.ankusa.claimcheck.collect.RefVisitor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ref.ClaimRef;

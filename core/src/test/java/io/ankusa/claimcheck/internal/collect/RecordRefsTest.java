@@ -1,9 +1,10 @@
 package io.ankusa.claimcheck.internal.collect;
 
+import io.ankusa.claimcheck.collect.RefVisitor;
 import static io.ankusa.claimcheck.internal.collect.RecordRefsPropertiesTest.visit;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.internal.RefFields;
+import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Fixtures;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.config;
+package io.ankusa.claimcheck.config;
 
 import java.util.Locale;
 import java.util.Map;

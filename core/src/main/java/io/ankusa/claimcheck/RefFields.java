@@ -1,6 +1,5 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck;
 
-import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;

@@ -1,8 +1,7 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Fixtures;

@@ -1,6 +1,5 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck;
 
-import io.ankusa.claimcheck.ClaimCheckFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,11 +1,12 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 
 /**
- * Receives every ref a {@link LogScanner} finds; implementations must be thread-safe (partitions
- * are read in parallel, each partition's records in offset order on one thread).
+ * Receives every ref a scan of topics finds ({@link Collector#scan}, and a collector's run);
+ * implementations must be thread-safe (partitions are read in parallel, each partition's records
+ * in offset order on one thread).
  *
  * <p>{@code field} names where in the record the ref lies: {@link #KEY}, {@link #VALUE} or
  * {@link #header header:<name>}; one field may hold several refs (a Streams {@code Change} holds
