@@ -37,7 +37,7 @@ final class Rules {
   /**
    * The layers: the Kafka surfaces (the serde with Streams, Connect, the CLI) on top of core,
    * none using another, none used by core. (Their arrow into core's internals is {@link
-   * #noInternalsOutsideCore}'s, frozen; this rule is not.)
+   * #noInternalsOutsideCore}'s.)
    */
   static ArchRule layers() {
     return layeredArchitecture()
