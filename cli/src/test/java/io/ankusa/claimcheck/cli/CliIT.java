@@ -263,6 +263,9 @@ class CliIT {
     m.put("claimcheck.s3.access.key.id", EmbeddedS3.shared().accessKey());
     m.put("claimcheck.s3.secret.access.key", EmbeddedS3.shared().secretKey());
     m.put("claimcheck.tenant", tenant);
+    // A loaded machine once let one of 160 store reads pass the 10 s default, turning a dangling
+    // ref into an unreadable one (retriable, and counted so): give each read room, not the answer.
+    m.put("claimcheck.store.op.deadline.ms", "30000");
     return m;
   }
 
