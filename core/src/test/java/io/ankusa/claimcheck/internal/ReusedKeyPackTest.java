@@ -203,6 +203,11 @@ class ReusedKeyPackTest {
     }
 
     @Override
+    public CompletableFuture<StoredObject> stat(String key, Duration timeout) {
+      return inner.stat(key, timeout);
+    }
+
+    @Override
     public CompletableFuture<Void> delete(String key, Duration timeout) {
       return inner.delete(key, timeout);
     }
