@@ -108,7 +108,9 @@ final class Sweeper {
             confirmed.stream().map(StoredPack::key).toList(), timeout), timeout);
       }
       deleted.addAll(confirmed);
-      progress.deleted(s, confirmed.size());
+      if (!confirmed.isEmpty()) {
+        progress.deleted(s, confirmed.size());
+      }
     } finally {
       try {
         await(store, store.delete(lock, options.storeTimeout()));
