@@ -15,7 +15,7 @@ final class ExitCodes {
   static final int UNHEALTHY = 4;
   /** Could not read every partition or list every store, or the topics changed: nothing deleted. */
   static final int INCOMPLETE = 5;
-  /** gc --delete: some batch deletes failed (run again to finish). */
+  /** gc --delete: some store's sweep stopped: a batch failed or another run held the lock (run again). */
   static final int PARTIAL = 6;
 
   static final String FOOTER = "%nExit codes: 0 ok; 1 unexpected error; 2 usage; 3 bad config;"

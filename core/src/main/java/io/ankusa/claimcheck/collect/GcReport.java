@@ -30,7 +30,8 @@ import java.util.Set;
  * @param deletable unreferenced packs written before T0 minus the grace
  * @param deletableBytes their bytes
  * @param deleted the packs this run deleted
- * @param deleteFailures one line per failed batch delete
+ * @param deleteFailures one line per store whose sweep stopped (a failed batch or check, or
+ *     another run's sweep lock) and per sweep lock that could not be removed
  * @param elapsed how long each phase took: mark, list, sweep
  */
 public record GcReport(

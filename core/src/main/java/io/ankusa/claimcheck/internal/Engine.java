@@ -189,10 +189,18 @@ public final class Engine implements ClaimCheck, ReaderAccess {
    * failover writer: the home store first, another one (a fresh copy there) when the home store
    * cannot take it; a reader finds the pack in any store, and an old copy left elsewhere may be
    * collected harmlessly.
+   *
+   * <p>A rewrite that lands while a sweep is between confirming the pack as old and deleting it
+   * would still be deleted: so after it, {@link
+   * io.ankusa.claimcheck.internal.placement.ClaimStores#settle} waits out the tenant's sweep lock
+   * in that store and writes the pack again when it is gone or was deleted (the protocol {@link
+   * io.ankusa.claimcheck.internal.placement.SweepLock} describes; two stats per reuse).
    */
   private void refresh(PackId id, EncodedPack pack, long deadline) {
     try {
-      await(rt.stores.rewrite(tenant.value(), id.value(), pack.bytes(), deadline), deadline);
+      int store = await(rt.stores.rewrite(tenant.value(), id.value(), pack.bytes(), deadline),
+          deadline);
+      await(rt.stores.settle(store, tenant.value(), id.value(), pack.bytes(), deadline), deadline);
     } catch (StoreException e) {
       throw new ClaimCheckFailure(Reason.UNAVAILABLE, "check-in for tenant " + tenant + ": key pack "
           + id.hex() + " is already stored, but writing it again (so that a collection running"

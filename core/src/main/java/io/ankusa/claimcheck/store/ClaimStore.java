@@ -51,6 +51,21 @@ public interface ClaimStore extends AutoCloseable {
    */
   CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration timeout);
 
+  /**
+   * The size and last-modified time of the object under {@code key}, by the same rule the
+   * {@link #list listing} reports them; {@link StoreException.Kind#NOT_FOUND} when no object
+   * exists under {@code key}. The collector confirms each pack this way just before deleting it,
+   * and a writer that reuses a key pack checks it and the collector's sweep lock this way.
+   *
+   * <p>The default answers {@code UNAVAILABLE} ("cannot stat"): the collector then deletes
+   * nothing in such a store (and says so), and a check-in that reuses a key pack there fails
+   * retriably, so no ref ever names a pack that a sweep could not confirm.
+   */
+  default CompletableFuture<StoredObject> stat(String key, Duration timeout) {
+    return CompletableFuture.failedFuture(new StoreException(StoreException.Kind.UNAVAILABLE,
+        describe() + " cannot stat an object (ClaimStore.stat is not implemented)"));
+  }
+
   /** Deletes the object under {@code key}; completes normally when it is gone or was absent. */
   CompletableFuture<Void> delete(String key, Duration timeout);
 

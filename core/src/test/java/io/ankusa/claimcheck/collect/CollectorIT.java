@@ -245,6 +245,61 @@ class CollectorIT {
     assertThat(cc.redeem(keyRef, deadline(cc)).get()).isEqualTo(key);
   }
 
+  /**
+   * The key is re-sent after the sweep confirmed its pack as old and before the delete goes out:
+   * the rewrite lands (the listing shows its new time) and then the batch delete removes the
+   * pack. The re-send must still end with its pack stored once its record is sent.
+   */
+  @Test
+  void keyReSentBetweenTheListingAndTheDeleteKeepsItsPack() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("keyed");
+    createTopic(topic, 1, "delete");
+    ClaimCheck cc = claimCheck(tenant, "flat");
+    byte[] key = payload(43);
+    ClaimRef keyRef = cc.checkInKey(key);
+    send(topic, RefCodec.encode(keyRef), "first".getBytes(StandardCharsets.UTF_8), null, true);
+    admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(1)))
+        .all().get(30, TimeUnit.SECONDS); // the key's last record is gone: its pack unreferenced
+    Thread.sleep(2100); // S3 lists times to the second: the first write is listed before T0
+    ClaimStore real = stores(tenant).get(0);
+    String packKey = KeyLayout.FLAT.key(tenant, keyRef.packId().value());
+    Instant firstWrite = listedAt(real, packKey);
+    java.util.concurrent.CompletableFuture<ClaimRef> resent = new java.util.concurrent.CompletableFuture<>();
+    ClaimStore hooked = new BeforeDeleteStore(real, () -> {
+      new Thread(() -> { // the producer: check the key in again, then send its record
+        try {
+          ClaimRef again = cc.checkInKey(key.clone());
+          send(topic, RefCodec.encode(again), "second".getBytes(StandardCharsets.UTF_8), null, true);
+          resent.complete(again);
+        } catch (RuntimeException e) {
+          resent.completeExceptionally(e);
+        }
+      }, "re-send").start();
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (System.nanoTime() < until && listedAt(real, packKey).equals(firstWrite)) {
+        Thread.onSpinWait(); // until the re-send's rewrite has landed: then the delete goes out
+      }
+      assertThat(listedAt(real, packKey)).as("the rewrite landed before the delete")
+          .isAfter(firstWrite);
+    });
+    GcReport report = Collector.create(kafka(), List.of(hooked), Clock.systemUTC(), Ticker.system())
+        .run(GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
+            .withGrace(Duration.ZERO, true).withDelete(true), Progress.NONE);
+
+    assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
+    assertThat(resent.get(60, TimeUnit.SECONDS)).isEqualTo(keyRef);
+    assertThat(exists(real, keyRef)).as("the re-sent record's pack").isTrue();
+    assertThat(cc.redeem(keyRef, deadline(cc)).get()).isEqualTo(key);
+  }
+
+  /** The time {@code store} lists {@code key} with, or {@link Instant#MIN} when it is absent. */
+  private static Instant listedAt(ClaimStore store, String key) {
+    return store.list(key, null, Duration.ofSeconds(10)).join().objects().stream()
+        .filter(o -> o.key().equals(key)).map(o -> o.lastModified()).findFirst()
+        .orElse(Instant.MIN);
+  }
+
   @Test
   void unreferencedPackIsCollectedOnlyOnceTheGracePassed() throws Exception {
     String tenant = unique("t");

@@ -43,6 +43,7 @@ class ReusedKeyPackTest {
   private final MemoryStore home = MemoryStores.create("home", ticker.hangClock());
   private final MemoryStore other = MemoryStores.create("other", ticker.hangClock());
   private Engine engine;
+  private volatile Runnable onWait; // runs (once) at the writer's next wait, before it ends
 
   @AfterEach
   void close() {
@@ -113,6 +114,27 @@ class ReusedKeyPackTest {
     assertThat(redeem(cc, again)).isEqualTo(key);
   }
 
+  @Test
+  void aReuseWhileASweepHoldsTheLockWritesThePackAgainAfterTheSweep() {
+    Engine cc = engine(home);
+    byte[] key = "order-4".getBytes(StandardCharsets.UTF_8);
+    ClaimRef first = cc.checkInKey(key);
+    String pack = KeyLayout.FLAT.key("acme", first.packId().value());
+    String lock = io.ankusa.claimcheck.internal.placement.SweepLock.key("acme");
+    home.putIfAbsent(lock, new byte[1], Duration.ofSeconds(1)).join(); // a sweep is deleting
+    onWait = () -> { // while the check-in waits: the sweep deletes the pack, then unlocks
+      home.delete(pack, Duration.ofSeconds(1)).join();
+      home.delete(lock, Duration.ofSeconds(1)).join();
+    };
+
+    ClaimRef again = cc.checkInKey(key.clone());
+
+    assertThat(onWait).as("the check-in waited for the lock").isNull();
+    assertThat(again).isEqualTo(first);
+    assertThat(home.keys()).containsExactly(pack);
+    assertThat(redeem(cc, again)).isEqualTo(key);
+  }
+
   // --- helpers
 
   private static void at(Instant now, MemoryStore... stores) {
@@ -142,6 +164,11 @@ class ReusedKeyPackTest {
   private Engine engine(ClaimStore... stores) {
     ClaimStores.Builder b = ClaimStores.builder().ticker(ticker).scheduler((task, delay) -> {
       ticker.advance(Duration.ofNanos(delay)); // a write round's backoff, spent at once
+      Runnable waited = onWait;
+      onWait = null;
+      if (waited != null) {
+        waited.run();
+      }
       task.run();
       return () -> {};
     });
@@ -200,6 +227,11 @@ class ReusedKeyPackTest {
     @Override
     public CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration t) {
       return inner.getRange(key, offset, length, t);
+    }
+
+    @Override
+    public CompletableFuture<StoredObject> stat(String key, Duration timeout) {
+      return inner.stat(key, timeout);
     }
 
     @Override

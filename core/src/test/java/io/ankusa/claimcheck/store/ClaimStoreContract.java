@@ -233,6 +233,54 @@ public abstract class ClaimStoreContract {
     assertThat(store().getRange(key, 0, 5, T).join()).isEqualTo(bytes(5));
   }
 
+  @Test
+  void statReportsWhatTheListingReports() throws Exception {
+    String key = freshKey();
+    store().putIfAbsent(key, bytes(30), T).join();
+    StoredObject stat = store().stat(key, T).join();
+    assertThat(stat.key()).isEqualTo(key);
+    assertThat(stat.size()).isEqualTo(30);
+    assertThat(stat.lastModified()).isEqualTo(listed(key));
+    if (backdate(key, Instant.parse("2020-01-01T00:00:00Z"))) {
+      assertThat(store().stat(key, T).join().lastModified())
+          .isEqualTo(Instant.parse("2020-01-01T00:00:00Z"));
+    }
+  }
+
+  @Test
+  void statOfAMissingOrDeletedObjectIsNotFound() {
+    String key = freshKey();
+    assertThat(failure(store().stat(key, T)).kind()).isEqualTo(Kind.NOT_FOUND);
+    store().putIfAbsent(key, bytes(3), T).join();
+    store().delete(key, T).join();
+    assertThat(failure(store().stat(key, T)).kind()).isEqualTo(Kind.NOT_FOUND);
+  }
+
+  @Test
+  void statOfAnUnreachableStoreIsUnavailable() throws Exception {
+    String key = freshKey();
+    store().putIfAbsent(key, bytes(5), T).join();
+    makeUnavailable();
+    try {
+      assertThat(failure(store().stat(key, T)).kind()).isEqualTo(Kind.UNAVAILABLE);
+      assertThat(failure(store().stat(freshKey(), T)).kind()).isEqualTo(Kind.UNAVAILABLE);
+    } finally {
+      restore();
+    }
+  }
+
+  @Test
+  void theSweepLockKeyIsStorableAndNeverAPack() {
+    String key = io.ankusa.claimcheck.internal.placement.SweepLock.key("t1");
+    store().putIfAbsent(key, bytes(4), T).join();
+    assertThat(store().stat(key, T).join().size()).isEqualTo(4);
+    assertThat(failure(store().putIfAbsent(key, bytes(4), T)).kind())
+        .isEqualTo(Kind.ALREADY_EXISTS);
+    assertThat(store().list("t1/", null, T).join().objects()).noneMatch(o -> o.key().equals(key));
+    store().delete(key, T).join();
+    assertThat(failure(store().stat(key, T)).kind()).isEqualTo(Kind.NOT_FOUND);
+  }
+
   private Instant listed(String key) {
     for (StoredObject o : store().list(key, null, T).join().objects()) {
       if (o.key().equals(key)) {

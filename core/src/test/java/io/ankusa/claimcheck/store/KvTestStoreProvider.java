@@ -137,6 +137,19 @@ public final class KvTestStoreProvider implements ClaimStoreProvider {
     }
 
     @Override
+    public CompletableFuture<StoredObject> stat(String key, Duration timeout) {
+      if (DOWN.contains(space)) {
+        return failed(StoreException.Kind.UNAVAILABLE, "down");
+      }
+      byte[] o = objects.get(prefix + key);
+      if (o == null) {
+        return failed(StoreException.Kind.NOT_FOUND, key);
+      }
+      return CompletableFuture.completedFuture(new StoredObject(key, o.length,
+          WRITTEN.getOrDefault(space + "\0" + prefix + key, created)));
+    }
+
+    @Override
     public CompletableFuture<Void> delete(String key, Duration timeout) {
       if (DOWN.contains(space)) {
         return failed(StoreException.Kind.UNAVAILABLE, "down");

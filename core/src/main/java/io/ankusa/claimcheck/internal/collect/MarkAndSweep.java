@@ -186,13 +186,14 @@ public final class MarkAndSweep implements Collector {
       return run.report(Status.OK, note);
     }
     long sweepStart = ticker.read();
-    Sweeper sweeper = new Sweeper(stores, o, progress);
+    Sweeper sweeper = new Sweeper(stores, o, progress, cutoff, STORE_TIME_RESOLUTION, clock,
+        ticker);
     sweeper.sweep(deletable);
     run.elapsed.add(Duration.ofNanos(ticker.read() - sweepStart));
     run.deleted = sweeper.deleted();
     return sweeper.failures().isEmpty()
         ? run.report(Status.OK, note)
-        : run.report(Status.PARTIAL, sweeper.failures().size() + " batch delete(s) failed: "
+        : run.report(Status.PARTIAL, sweeper.failures().size() + " store sweep(s) stopped: "
             + sweeper.failures().get(0), sweeper.failures());
   }
 

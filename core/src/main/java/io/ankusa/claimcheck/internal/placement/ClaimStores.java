@@ -8,6 +8,7 @@ import io.ankusa.claimcheck.internal.reader.Backoff;
 import io.ankusa.claimcheck.internal.reader.ReaderScheduler;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +57,15 @@ public interface ClaimStores extends AutoCloseable {
   CompletableFuture<Integer> rewrite(String tenant, long packId, byte[] pack, long deadlineNanos);
 
   /**
+   * After {@link #rewrite} put the pack into store {@code store}: waits while a collection holds
+   * the tenant's {@link SweepLock} there and rewrites the pack after it, and rewrites it when it
+   * is missing, until neither holds (the writer's half of the protocol {@link SweepLock} argues);
+   * {@code UNAVAILABLE} when the deadline passes first or a stat fails.
+   */
+  CompletableFuture<Void> settle(
+      int store, String tenant, long packId, byte[] pack, long deadlineNanos);
+
+  /**
    * Finds pack {@code packId} of {@code tenant} in any store at either layout and reads {@code
    * length} bytes of it at {@code offset}.
    */
@@ -98,6 +108,7 @@ public interface ClaimStores extends AutoCloseable {
     private BreakerListener listener = BreakerListener.NONE;
     private ReaderScheduler scheduler = ReaderScheduler.system();
     private Backoff retry = Backoff.DEFAULT;
+    private Clock clock = Clock.systemUTC();
 
     private Builder() {}
 
@@ -148,6 +159,12 @@ public interface ClaimStores extends AutoCloseable {
       return this;
     }
 
+    /** Sets the wall clock a sweep lock's age is judged by (default system UTC). */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
     /** Returns the store set; at least one store is required. */
     public ClaimStores build() {
       if (stores.isEmpty()) {
@@ -158,7 +175,7 @@ public interface ClaimStores extends AutoCloseable {
         slots.add(new StoreSlot(i, stores.get(i), deadlines.get(i),
             Breakers.fixedCooldown(i, cooldown, ticker, listener)));
       }
-      return new FailoverStores(slots, placement, layout, ticker, scheduler, retry);
+      return new FailoverStores(slots, placement, layout, ticker, scheduler, retry, clock);
     }
   }
 }

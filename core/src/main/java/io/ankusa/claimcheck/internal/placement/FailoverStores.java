@@ -24,16 +24,18 @@ final class FailoverStores implements ClaimStores {
   private final long writeBudgetNanos;
   private final FailoverWriter writer;
   private final StoreSearch search;
+  private final ReuseSettle settle;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   FailoverStores(List<StoreSlot> slots, Placement placement, KeyLayout layout, Ticker ticker,
-      ReaderScheduler scheduler, Backoff retry) {
+      ReaderScheduler scheduler, Backoff retry, java.time.Clock clock) {
     this.slots = List.copyOf(slots);
     this.placement = placement;
     this.ticker = ticker;
     this.writeBudgetNanos =
         slots.stream().map(StoreSlot::opDeadline).max(Duration::compareTo).orElseThrow().toNanos();
     this.writer = new FailoverWriter(this.slots, placement, layout, ticker, scheduler, retry);
+    this.settle = new ReuseSettle(this.slots, layout, ticker, scheduler, clock);
     this.search = new StoreSearch(this.slots, placement, layout, ticker);
   }
 
@@ -60,6 +62,12 @@ final class FailoverStores implements ClaimStores {
   @Override
   public CompletableFuture<Integer> rewrite(String tenant, long packId, byte[] pack, long deadline) {
     return writer.rewrite(tenant, packId, pack, deadline);
+  }
+
+  @Override
+  public CompletableFuture<Void> settle(
+      int store, String tenant, long packId, byte[] pack, long deadline) {
+    return settle.settle(store, tenant, packId, pack, deadline);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.ankusa.claimcheck.store.file;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ListPage;
 import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.store.StoredObject;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -183,6 +184,25 @@ final class DirectoryStore implements ClaimStore {
         requireMarker("cannot tell whether it holds " + key);
         throw new StoreException(Kind.NOT_FOUND, describe() + " has no " + key);
       }
+    });
+  }
+
+  /** The file's size and modification time, as the listing reports them. */
+  @Override
+  public CompletableFuture<StoredObject> stat(String key, Duration timeout) {
+    return submit(key, timeout, () -> {
+      Path file = resolve(key);
+      requireMarker("cannot tell whether it holds " + key);
+      try {
+        java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
+            java.nio.file.attribute.BasicFileAttributes.class);
+        if (a.isRegularFile()) {
+          return new StoredObject(key, a.size(), a.lastModifiedTime().toInstant());
+        }
+      } catch (NoSuchFileException e) {
+        // absent
+      }
+      throw new StoreException(Kind.NOT_FOUND, describe() + " has no " + key);
     });
   }
 

@@ -70,6 +70,16 @@ final class InMemoryStore implements ClaimStore {
   }
 
   @Override
+  public CompletableFuture<StoredObject> stat(String key, Duration timeout) {
+    byte[] o = objects.get(key);
+    Instant at = written.get(key);
+    if (o == null || at == null) {
+      return failed(Kind.NOT_FOUND, describe() + " has no " + key);
+    }
+    return CompletableFuture.completedFuture(new StoredObject(key, o.length, at));
+  }
+
+  @Override
   public CompletableFuture<Void> delete(String key, Duration timeout) {
     objects.remove(key);
     written.remove(key);

@@ -4,6 +4,7 @@ import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ListPage;
 import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.store.StoredObject;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.s3.S3Failures.Op;
 import java.time.Duration;
@@ -241,6 +242,49 @@ final class S3ClaimStore implements ClaimStore {
   private Duration remaining(Duration budget, long started) {
     Duration left = budget.minusNanos(ticker.read() - started);
     return left.toMillis() < 1 ? null : left;
+  }
+
+  /**
+   * One HeadObject: its ContentLength and LastModified (the time a listing reports). A HEAD's 404
+   * carries no error code, so a one-byte ranged read tells a missing key from a missing bucket.
+   */
+  @Override
+  public CompletableFuture<StoredObject> stat(String key, Duration timeout) {
+    String objectKey = objectKey(key);
+    Duration t = effectiveTimeout(timeout);
+    if (t == null) {
+      return expired(Op.HEAD, key, timeout);
+    }
+    CompletableFuture<StoredObject> result = new CompletableFuture<>();
+    client
+        .headObject(b -> b.bucket(bucket).key(objectKey).overrideConfiguration(override(t)))
+        .whenComplete(
+            (response, failure) -> {
+              if (failure == null) {
+                if (response.lastModified() == null || response.contentLength() == null) {
+                  result.completeExceptionally(new StoreException(Kind.UNAVAILABLE,
+                      description + ": HEAD " + key + " gave no last-modified time or size"));
+                } else {
+                  result.complete(new StoredObject(key, response.contentLength(),
+                      response.lastModified()));
+                }
+                return;
+              }
+              Error error = S3Failures.error(failure);
+              if (error != null) {
+                result.completeExceptionally(error);
+                return;
+              }
+              StoreException e = S3Failures.classify(failure, Op.HEAD, description, key);
+              if (e.kind() != Kind.NOT_FOUND) {
+                result.completeExceptionally(e);
+                return;
+              }
+              getRange(key, 0, 1, t).whenComplete((bytes, again) -> result.completeExceptionally(
+                  again != null ? StoreException.of(again) : new StoreException(Kind.UNAVAILABLE,
+                      description + ": " + key + " appeared while it was looked up")));
+            });
+    return result;
   }
 
   @Override

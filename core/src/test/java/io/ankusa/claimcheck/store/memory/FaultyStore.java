@@ -58,6 +58,12 @@ final class FaultyStore implements MemoryStore {
     return run(Op.GET, key, timeout, () -> objects.getRange(key, offset, length, timeout));
   }
 
+  /** A stat counts and fails as a {@link Op#GET}. */
+  @Override
+  public CompletableFuture<io.ankusa.claimcheck.store.StoredObject> stat(String key, Duration timeout) {
+    return run(Op.GET, key, timeout, () -> objects.stat(key, timeout));
+  }
+
   @Override
   public CompletableFuture<Void> delete(String key, Duration timeout) {
     return run(Op.DELETE, key, timeout, () -> objects.delete(key, timeout));
