@@ -142,7 +142,16 @@ final class Sweeper {
           + held.lastModified() + "; a crashed collection's lock expires "
           + SweepLock.LEASE.toMinutes() + " min after that): nothing deleted here");
     }
-    await(store, store.put(lock, owner, options.storeTimeout())); // stale: take it over
+    // Stale: take it over by delete and put-if-absent, not by a plain put, so of two collections
+    // taking over one stale lock at once only one wins (the other finds the winner's lock and stops).
+    await(store, store.delete(lock, options.storeTimeout()));
+    try {
+      await(store, store.putIfAbsent(lock, owner, options.storeTimeout()));
+    } catch (StoreException e) {
+      throw new StoreException(e.kind() == Kind.ALREADY_EXISTS ? Kind.UNAVAILABLE : e.kind(),
+          "the stale sweep lock " + lock + " was taken over by another collection first, or"
+              + " could not be taken: " + e.getMessage() + ": nothing deleted here", null, e);
+    }
   }
 
   /** The candidates still there and still last modified before the cutoff, by one stat each. */

@@ -25,6 +25,12 @@ import java.time.Instant;
  * crashed sweeper's lock expires then, and a live sweeper never starts a delete that could end
  * later than {@link #LEASE} minus {@link #MARGIN} after it took the lock (the margin covers clock
  * skew between the sweeper, the store and the writers).
+ *
+ * <p>A stale lock is taken over by a delete and a put-if-absent, so of two collections taking one
+ * over at once the later put finds the winner's lock and stops. Stores offer no compare-and-delete,
+ * so one interleaving is left: a collection that saw the stale lock deletes the lock another has
+ * just put in its place. That needs a crashed collection's lock and two collections of one tenant
+ * starting within the same moment: run one collection per tenant at a time.
  */
 public final class SweepLock {
 

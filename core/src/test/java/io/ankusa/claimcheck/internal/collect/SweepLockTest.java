@@ -109,6 +109,26 @@ class SweepLockTest {
   }
 
   @Test
+  void ofTwoCollectionsTakingOverOneStaleLockOnlyTheFirstSweeps() {
+    storeOld();
+    inner.wallClock(Clock.fixed(NOW.minus(SweepLock.LEASE).minusSeconds(1), ZoneOffset.UTC));
+    inner.putIfAbsent(SweepLock.key(TENANT), new byte[1], T).join();
+    inner.wallClock(Clock.fixed(NOW, ZoneOffset.UTC));
+    Hooked store = new Hooked(inner, At.AFTER_UNLOCK); // fires on our delete of the stale lock
+    byte[] theirs = "the other collection".getBytes(StandardCharsets.UTF_8);
+    store.onHook = () -> inner.putIfAbsent(SweepLock.key(TENANT), theirs, T).join();
+
+    Sweeper sweeper = sweep(store);
+
+    assertThat(sweeper.deleted()).isEmpty();
+    assertThat(sweeper.failures()).singleElement().asString()
+        .contains("taken over by another collection first");
+    assertThat(inner.keys()).contains(garbageKey, reusedKey, SweepLock.key(TENANT));
+    assertThat(inner.getRange(SweepLock.key(TENANT), 0, theirs.length, T).join())
+        .as("the winner's lock is left alone").isEqualTo(theirs);
+  }
+
+  @Test
   void aLockAnotherCollectionHoldsStopsTheSweep() {
     storeOld();
     inner.wallClock(Clock.fixed(NOW.minusSeconds(30), ZoneOffset.UTC));
@@ -243,7 +263,7 @@ class SweepLockTest {
     public CompletableFuture<Void> putIfAbsent(String key, byte[] bytes, Duration timeout) {
       hook(At.BEFORE_LOCK);
       CompletableFuture<Void> f = inner.putIfAbsent(key, bytes, timeout);
-      f.join();
+      f.handle((v, e) -> null).join(); // done, either way: the caller sees its outcome
       hook(At.AFTER_LOCK);
       return f;
     }
