@@ -1,10 +1,10 @@
 package io.ankusa.claimcheck;
 
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.BlockingRedeem;
 import io.ankusa.claimcheck.internal.Engine;
-import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -14,18 +14,20 @@ import java.util.concurrent.CompletableFuture;
  * implementations are thread-safe.
  *
  * <p>Every {@code ClaimCheck} opened with an equal store configuration in one process shares one
- * store set (so one set of breakers) and one reader (one cache, one request gate); closing the last one closes
- * them. Failures are {@link ClaimCheckFailure}s.
+ * store set (so one set of breakers) and one reader (one cache, one request gate); closing the last
+ * one closes them. Failures are {@link ClaimCheckFailure}s.
  */
 public interface ClaimCheck extends AutoCloseable {
 
   /**
-   * The config-map key under which a Micrometer {@code MeterRegistry} may be passed (an object,
-   * not a string); absent means Micrometer's global registry.
+   * The config-map key under which a Micrometer {@code MeterRegistry} may be passed (an object, not
+   * a string); absent means Micrometer's global registry.
    */
   String METER_REGISTRY = ClaimCheckConfig.METER_REGISTRY;
 
-  /** Opens a claim check for {@code config}, validating it ({@code ConfigException} naming the key). */
+  /**
+   * Opens a claim check for {@code config}, validating it ({@code ConfigException} naming the key).
+   */
   static ClaimCheck open(Map<String, ?> config) {
     return open(new ClaimCheckConfig(config), config.get(METER_REGISTRY), Ticker.system());
   }
@@ -79,12 +81,12 @@ public interface ClaimCheck extends AutoCloseable {
   }
 
   /**
-   * Registers the intent to prefetch {@code ref}'s claim into the shared reader's cache and
-   * returns its pending {@link Prefetch}, or null when there is nothing to prefetch into: the
-   * cache keeps nothing, the claim is cached already, another prefetch holds it, its tenant is not
-   * {@link #allows allowed}, or this claim check has no shared reader (one not opened by {@link
-   * #open}); never blocks. {@code onRead} runs once, on the redeeming thread, when a redeem of the
-   * claim ends the prefetch; it must not block.
+   * Registers the intent to prefetch {@code ref}'s claim into the shared reader's cache and returns
+   * its pending {@link Prefetch}, or null when there is nothing to prefetch into: the cache keeps
+   * nothing, the claim is cached already, another prefetch holds it, its tenant is not {@link
+   * #allows allowed}, or this claim check has no shared reader (one not opened by {@link #open});
+   * never blocks. {@code onRead} runs once, on the redeeming thread, when a redeem of the claim
+   * ends the prefetch; it must not block.
    */
   default Prefetch prefetch(ClaimRef ref, Runnable onRead) {
     return null;

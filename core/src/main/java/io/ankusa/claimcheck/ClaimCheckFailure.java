@@ -25,8 +25,8 @@ public final class ClaimCheckFailure extends RuntimeException {
     /** The stored bytes do not match the ref's length or checksum, or the pack is malformed. */
     CORRUPT,
     /**
-     * The ref is for a tenant this client may not redeem, or is malformed; or a claim or value
-     * is larger than {@code claimcheck.read.max.bytes} / {@code claimcheck.write.max.bytes}.
+     * The ref is for a tenant this client may not redeem, or is malformed; or a claim or value is
+     * larger than {@code claimcheck.read.max.bytes} / {@code claimcheck.write.max.bytes}.
      */
     REFUSED
   }

@@ -21,8 +21,8 @@ public interface Prefetch {
     /** Reserved: call {@link #fetch} now. */
     STARTED,
     /**
-     * Ended and never to be fetched: redeemed already, released, the claim is cached, or it
-     * weighs more than the whole cache.
+     * Ended and never to be fetched: redeemed already, released, the claim is cached, or it weighs
+     * more than the whole cache.
      */
     GONE,
     /** Still pending: the prefetches hold all the cache may reserve; try again later. */

@@ -7,8 +7,8 @@ import io.ankusa.claimcheck.ref.RefCodec;
 import java.nio.ByteBuffer;
 
 /**
- * The one rule, for every Kafka surface, that tells a record field carrying a claim-check ref
- * from an inline payload, and the one way such a field is decoded; stateless and thread-safe.
+ * The one rule, for every Kafka surface, that tells a record field carrying a claim-check ref from
+ * an inline payload, and the one way such a field is decoded; stateless and thread-safe.
  *
  * <p><b>Detection: the bytes decide.</b> A field carries a ref only when its bytes start with
  * {@link RefCodec#MAGIC}; a field that does not is inline, marked or not. A field that starts with
@@ -17,8 +17,8 @@ import java.nio.ByteBuffer;
  * magic, declared length and CRC32) — with or without other headers, and whether or not headers
  * were passed at all. So a producer that dropped the header (a mirror, a tool) still has its refs
  * redeemed; a marker that does not describe these bytes (Kafka Streams' {@code ChangedSerializer}
- * and foreign-key join wrappers call a serializer several times with one {@code Headers} object;
- * a Streams app forwards headers to a topic it writes with another serde) never turns an inline
+ * and foreign-key join wrappers call a serializer several times with one {@code Headers} object; a
+ * Streams app forwards headers to a topic it writes with another serde) never turns an inline
  * payload into a failure; and an unmarked payload is taken for a ref only when it is a byte-exact
  * ref frame. An unmarked field that starts with the magic but is no intact frame is inline: nothing
  * says it was meant as a ref, and no serializer of this library writes one.
@@ -27,10 +27,9 @@ import java.nio.ByteBuffer;
  * decision: the check costs the comparison of 4 bytes for every non-null field.
  *
  * <p><b>Decoding.</b> A field that carries a ref but does not decode (a marked field that starts
- * with the magic but fails its length or CRC32 check) is {@link Reason#REFUSED},
- * except a ref written by a newer library (an unknown version or codec): that is {@link
- * Reason#UNAVAILABLE} with a message saying "upgrade the reader", so a rolling upgrade never
- * skips or dead-letters a record.
+ * with the magic but fails its length or CRC32 check) is {@link Reason#REFUSED}, except a ref
+ * written by a newer library (an unknown version or codec): that is {@link Reason#UNAVAILABLE} with
+ * a message saying "upgrade the reader", so a rolling upgrade never skips or dead-letters a record.
  */
 public final class RefFields {
 
@@ -48,18 +47,18 @@ public final class RefFields {
   }
 
   /**
-   * Whether a field with bytes {@code data} carries a ref, given whether its record has the
-   * field's marker header ({@code marked}): its bytes start with the ref magic, and it is marked or
-   * an intact ref frame; false for a null field.
+   * Whether a field with bytes {@code data} carries a ref, given whether its record has the field's
+   * marker header ({@code marked}): its bytes start with the ref magic, and it is marked or an
+   * intact ref frame; false for a null field.
    */
   public static boolean carriesRef(boolean marked, byte[] data) {
     return data != null && startsWithMagic(data) && (marked || RefCodec.isRef(data));
   }
 
   /**
-   * As {@link #carriesRef(boolean, byte[])} for a buffer (its remaining bytes, position
-   * unchanged). A buffer that does not start with the magic, and an unmarked one longer than any
-   * ref frame, is answered without a copy.
+   * As {@link #carriesRef(boolean, byte[])} for a buffer (its remaining bytes, position unchanged).
+   * A buffer that does not start with the magic, and an unmarked one longer than any ref frame, is
+   * answered without a copy.
    */
   public static boolean carriesRef(boolean marked, ByteBuffer data) {
     if (data == null || !startsWithMagic(data)) {
@@ -107,8 +106,8 @@ public final class RefFields {
   }
 
   /**
-   * Decodes the ref of a field that {@link #carriesRef carries one}; {@code isKey} names the
-   * field in messages. Throws {@link ClaimCheckFailure}: {@code REFUSED} when the bytes are not a
+   * Decodes the ref of a field that {@link #carriesRef carries one}; {@code isKey} names the field
+   * in messages. Throws {@link ClaimCheckFailure}: {@code REFUSED} when the bytes are not a
    * readable ref, {@code UNAVAILABLE} ("upgrade the reader") when they are a ref of a version or
    * codec this library does not know.
    */
@@ -118,12 +117,24 @@ public final class RefFields {
       return RefCodec.decode(data);
     } catch (MalformedRefException e) {
       if (e.needsNewerReader()) { // an unknown ref version or codec id
-        throw new ClaimCheckFailure(Reason.UNAVAILABLE, "the " + field + " is a claim-check ref"
-            + " written by a newer library: upgrade the reader (" + e.getMessage() + ")", e);
+        throw new ClaimCheckFailure(
+            Reason.UNAVAILABLE,
+            "the "
+                + field
+                + " is a claim-check ref"
+                + " written by a newer library: upgrade the reader ("
+                + e.getMessage()
+                + ")",
+            e);
       }
-      throw new ClaimCheckFailure(Reason.REFUSED, "the " + field
-          + " is marked as a claim-check ref and starts with the ref magic (or is framed as one)"
-          + " but is not a readable ref: " + e.getMessage(), e);
+      throw new ClaimCheckFailure(
+          Reason.REFUSED,
+          "the "
+              + field
+              + " is marked as a claim-check ref and starts with the ref magic (or is framed as one)"
+              + " but is not a readable ref: "
+              + e.getMessage(),
+          e);
     }
   }
 }

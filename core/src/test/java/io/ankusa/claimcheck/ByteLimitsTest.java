@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The write limit and the read limit judge the same size (the larger of a claim's stored and
- * uncompressed lengths), so with one value on both sides nothing written is refused on read:
- * an incompressible value just under the limit grew past it when compressed and was refused.
+ * uncompressed lengths), so with one value on both sides nothing written is refused on read: an
+ * incompressible value just under the limit grew past it when compressed and was refused.
  */
 class ByteLimitsTest {
 
@@ -48,7 +48,8 @@ class ByteLimitsTest {
       assertThat(ref.length()).isLessThan(LIMIT);
       assertThat(redeem(cc, ref)).isEqualTo(zeros);
       assertThatThrownBy(() -> cc.checkIn(new byte[LIMIT + 1]))
-          .isInstanceOfSatisfying(ClaimCheckFailure.class,
+          .isInstanceOfSatisfying(
+              ClaimCheckFailure.class,
               f -> assertThat(f.reason()).isEqualTo(ClaimCheckFailure.Reason.REFUSED));
     }
   }

@@ -1,13 +1,13 @@
 package io.ankusa.claimcheck;
 
-import io.ankusa.claimcheck.internal.ReaderAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
+import io.ankusa.claimcheck.internal.ReaderAccess;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
@@ -73,7 +73,8 @@ class ClaimCheckTest {
       text[i] = (byte) ('a' + (i * 7 % 13));
     }
     try (ClaimCheck writer = ClaimCheck.open(m);
-        ClaimCheck reader = ClaimCheck.open(Map.of("claimcheck.stores", "faulty:" + a + ",faulty:" + b))) {
+        ClaimCheck reader =
+            ClaimCheck.open(Map.of("claimcheck.stores", "faulty:" + a + ",faulty:" + b))) {
       ClaimRef ref = writer.checkIn(text);
       assertThat(RefCodec.encode(ref).length).isLessThan(100);
       assertThat(ref.tenant().value()).isEqualTo("acme");
@@ -104,7 +105,8 @@ class ClaimCheckTest {
       assertThat(home.count(MemoryStore.Op.PUT)).isEqualTo(3);
       assertThat(home.keys()).containsExactly(KeyLayout.FLAT.key("acme", ref.packId().value()));
       assertThat(redeem(cc, ref)).isEqualTo(random(100, 2));
-      assertThat(registry.get("claimcheck.checkin").tag("outcome", "collision").timer().count()).isEqualTo(2);
+      assertThat(registry.get("claimcheck.checkin").tag("outcome", "collision").timer().count())
+          .isEqualTo(2);
     }
   }
 
@@ -157,12 +159,15 @@ class ClaimCheckTest {
       assertThat(redeem(cc, cc.checkIn(random(1000, 11)))).isEqualTo(random(1000, 11));
       long puts = MemoryStores.named(a).count(MemoryStore.Op.PUT);
       assertThatThrownBy(() -> cc.checkIn(random(1001, 12)))
-          .isInstanceOfSatisfying(ClaimCheckFailure.class, f -> {
-            assertThat(f.reason()).isEqualTo(Reason.REFUSED);
-            assertThat(f.getMessage()).contains("claimcheck.write.max.bytes").contains("1001");
-          });
+          .isInstanceOfSatisfying(
+              ClaimCheckFailure.class,
+              f -> {
+                assertThat(f.reason()).isEqualTo(Reason.REFUSED);
+                assertThat(f.getMessage()).contains("claimcheck.write.max.bytes").contains("1001");
+              });
       assertThatThrownBy(() -> cc.checkInAll(List.of(random(10, 13), random(1001, 14))))
-          .isInstanceOfSatisfying(ClaimCheckFailure.class,
+          .isInstanceOfSatisfying(
+              ClaimCheckFailure.class,
               f -> assertThat(f.getMessage()).contains("value 1 of 1001 bytes"));
       assertThat(MemoryStores.named(a).count(MemoryStore.Op.PUT)).isEqualTo(puts);
       assertThat(MemoryStores.named(b).count(MemoryStore.Op.PUT)).isZero();
@@ -271,8 +276,7 @@ class ClaimCheckTest {
       MemoryStores.named(a).clearObjects();
       MemoryStores.named(a).putIfAbsent(key, bad, Duration.ofSeconds(1)).join();
       try {
-        ((ReaderAccess) cc).warm(ref, cc.ticker().read() + Duration.ofSeconds(5).toNanos())
-            .join();
+        ((ReaderAccess) cc).warm(ref, cc.ticker().read() + Duration.ofSeconds(5).toNanos()).join();
         throw new AssertionError("expected a failure");
       } catch (CompletionException e) {
         assertThat(((ClaimCheckFailure) e.getCause()).reason()).isEqualTo(Reason.CORRUPT);
@@ -291,16 +295,19 @@ class ClaimCheckTest {
       MemoryStores.named(a).failAlways(MemoryStore.Op.PUT, Kind.UNAVAILABLE);
       MemoryStores.named(b).failAlways(MemoryStore.Op.PUT, Kind.THROTTLED);
       assertThatThrownBy(() -> cc.checkIn(random(10, 10)))
-          .isInstanceOfSatisfying(ClaimCheckFailure.class, f -> {
-            assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE);
-            assertThat(f.getMessage()).contains("store 0").contains("store 1").contains("acme");
-          });
+          .isInstanceOfSatisfying(
+              ClaimCheckFailure.class,
+              f -> {
+                assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE);
+                assertThat(f.getMessage()).contains("store 0").contains("store 1").contains("acme");
+              });
     }
   }
 
   @Test
   void equalConfigsShareOneReader() {
-    try (ClaimCheck one = ClaimCheck.open(config()); ClaimCheck two = ClaimCheck.open(config())) {
+    try (ClaimCheck one = ClaimCheck.open(config());
+        ClaimCheck two = ClaimCheck.open(config())) {
       assertThat(ReaderAccess.of(one)).isSameAs(ReaderAccess.of(two));
       Map<String, Object> other = config();
       other.put("claimcheck.read.max.inflight", 3);

@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
+import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -20,26 +20,28 @@ import java.util.spi.ToolProvider;
 import org.junit.jupiter.api.Test;
 
 /**
- * Core's packages do not import each other in circles, as read by the JDK's {@code jdeps} from
- * the compiled classes. The one shape allowed is a public facade and its {@code internal}
- * implementation: the facade's factory method names the implementation, which implements the
- * facade ({@code ClaimCheck.open} and {@code internal.Engine}, {@code Collector.open} and {@code
+ * Core's packages do not import each other in circles, as read by the JDK's {@code jdeps} from the
+ * compiled classes. The one shape allowed is a public facade and its {@code internal}
+ * implementation: the facade's factory method names the implementation, which implements the facade
+ * ({@code ClaimCheck.open} and {@code internal.Engine}, {@code Collector.open} and {@code
  * internal.collect}).
  */
 class PackageCyclesTest {
 
   private static final String ROOT = "io.ankusa.claimcheck";
   private static final Pattern EDGE =
-      Pattern.compile("^\\s+(io\\.ankusa\\.claimcheck[\\w.]*)\\s+->\\s+(io\\.ankusa\\.claimcheck[\\w.]*)\\s");
-  private static final Set<Set<String>> ALLOWED = Set.of(
-      Set.of(ROOT, ROOT + ".internal"),
-      Set.of(ROOT + ".collect", ROOT + ".internal.collect"));
+      Pattern.compile(
+          "^\\s+(io\\.ankusa\\.claimcheck[\\w.]*)\\s+->\\s+(io\\.ankusa\\.claimcheck[\\w.]*)\\s");
+  private static final Set<Set<String>> ALLOWED =
+      Set.of(
+          Set.of(ROOT, ROOT + ".internal"), Set.of(ROOT + ".collect", ROOT + ".internal.collect"));
 
   @Test
   void packagesFormNoCycleButAFacadeAndItsImplementation() {
     Map<String, Set<String>> graph = dependencies(Path.of("target", "classes"));
-    assertThat(graph).as("jdeps found core's packages").containsKeys(ROOT + ".internal.reader",
-        ROOT + ".store", ROOT + ".ref");
+    assertThat(graph)
+        .as("jdeps found core's packages")
+        .containsKeys(ROOT + ".internal.reader", ROOT + ".store", ROOT + ".ref");
     List<Set<String>> cycles = new ArrayList<>();
     for (Set<String> component : new Tarjan(graph).components()) {
       if (component.size() > 1 && !ALLOWED.contains(component)) {
@@ -63,8 +65,13 @@ class PackageCyclesTest {
     ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int rc = jdeps.run(new PrintWriter(out), new PrintWriter(err),
-        "-verbose:package", "-filter:none", classes.toString());
+    int rc =
+        jdeps.run(
+            new PrintWriter(out),
+            new PrintWriter(err),
+            "-verbose:package",
+            "-filter:none",
+            classes.toString());
     assertThat(rc).as("jdeps: %s", err).isZero();
     Map<String, Set<String>> graph = new TreeMap<>();
     for (String line : out.toString().split("\\R")) {

@@ -101,19 +101,19 @@ class PrefetchTest {
     Map<String, Object> noCache = config();
     noCache.put(ClaimCheckConfig.CACHE_MAX_BYTES, 0);
     try (ClaimCheck cc = ClaimCheck.open(noCache)) {
-      assertThat(cc.prefetch(cc.checkIn(random(10, 4)), () -> { })).isNull();
+      assertThat(cc.prefetch(cc.checkIn(random(10, 4)), () -> {})).isNull();
     }
     Map<String, Object> refusing = config();
     refusing.put(ClaimCheckConfig.TENANTS_ALLOWED, List.of("other"));
     refusing.put(ClaimCheckConfig.CACHE_MAX_BYTES, 1 << 20);
     try (ClaimCheck cc = ClaimCheck.open(refusing)) {
-      assertThat(cc.prefetch(cc.checkIn(random(10, 5)), () -> { })).isNull();
+      assertThat(cc.prefetch(cc.checkIn(random(10, 5)), () -> {})).isNull();
     }
     try (ClaimCheck cc = ClaimCheck.open(config())) {
       ClaimRef ref = cc.checkIn(random(10, 6));
       cc.redeem(ref, deadline(cc)).join(); // now cached
-      assertThat(cc.prefetch(ref, () -> { })).isNull();
-      Prefetch other = cc.prefetch(cc.checkIn(random(10, 7)), () -> { });
+      assertThat(cc.prefetch(ref, () -> {})).isNull();
+      Prefetch other = cc.prefetch(cc.checkIn(random(10, 7)), () -> {});
       assertThat(other).isNotNull();
       other.release();
     }

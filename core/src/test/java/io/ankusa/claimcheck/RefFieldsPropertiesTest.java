@@ -19,8 +19,8 @@ import net.jqwik.api.constraints.Size;
 
 /**
  * The detection rule of {@link RefFields} over arbitrary fields, marked or not: the bytes decide
- * (issue 15). A field without the ref magic is inline whatever the marker says, an intact ref is
- * a ref whatever the marker says, the array and buffer overloads agree, and what a surface then
+ * (issue 15). A field without the ref magic is inline whatever the marker says, an intact ref is a
+ * ref whatever the marker says, the array and buffer overloads agree, and what a surface then
  * answers is one of: inline, the ref, {@code REFUSED} only for a marked field that starts with the
  * magic, {@code UNAVAILABLE} only for an intact frame of an unknown version.
  */
@@ -56,8 +56,10 @@ class RefFieldsPropertiesTest {
   /** A real ref with one byte changed: never decoded to another ref, REFUSED only when marked. */
   @Property
   void aDamagedRefIsRefusedWhenMarkedAndInlineWhenNot(
-      @ForAll("refs") ClaimRef ref, @ForAll @IntRange(min = 4, max = 1000) int where,
-      @ForAll byte delta, @ForAll boolean marked) {
+      @ForAll("refs") ClaimRef ref,
+      @ForAll @IntRange(min = 4, max = 1000) int where,
+      @ForAll byte delta,
+      @ForAll boolean marked) {
     byte[] bytes = RefCodec.encode(ref);
     int at = 4 + where % (bytes.length - 4); // the magic intact
     bytes[at] += delta == 0 ? 1 : delta;
@@ -102,7 +104,8 @@ class RefFieldsPropertiesTest {
     } catch (ClaimCheckFailure f) {
       if (f.reason() == Reason.REFUSED) {
         assertThat(marked || RefCodec.isRef(bytes))
-            .as("REFUSED only for a marked field or an intact frame with a bad body").isTrue();
+            .as("REFUSED only for a marked field or an intact frame with a bad body")
+            .isTrue();
       } else {
         assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE);
         assertThat(RefCodec.isRef(bytes)).as("upgrade the reader: an intact frame").isTrue();

@@ -18,8 +18,14 @@ import org.junit.jupiter.api.Test;
 /** The one ref-detection and ref-decoding rule every surface uses (decisions 1 and 5; issue 15). */
 class RefFieldsTest {
 
-  private final ClaimRef ref = ClaimRef.of(Tenant.of("acme"), new ClaimId(PackId.parseHex(
-      "00000000000000ff"), 0), 29, 1000, 0x1234, Codec.NONE);
+  private final ClaimRef ref =
+      ClaimRef.of(
+          Tenant.of("acme"),
+          new ClaimId(PackId.parseHex("00000000000000ff"), 0),
+          29,
+          1000,
+          0x1234,
+          Codec.NONE);
   private final byte[] frame = RefCodec.encode(ref);
 
   private static byte[] frameOfVersion(int version) {
@@ -77,8 +83,8 @@ class RefFieldsTest {
     damaged[damaged.length - 1] ^= 1;
     assertThat(RefFields.carriesRef(true, damaged)).isTrue();
     assertThatThrownBy(() -> RefFields.decode(damaged, false))
-        .isInstanceOfSatisfying(ClaimCheckFailure.class,
-            f -> assertThat(f.reason()).isEqualTo(Reason.REFUSED))
+        .isInstanceOfSatisfying(
+            ClaimCheckFailure.class, f -> assertThat(f.reason()).isEqualTo(Reason.REFUSED))
         .hasMessageContaining("BAD_CRC");
   }
 
@@ -91,16 +97,16 @@ class RefFieldsTest {
   @Test
   void aFieldThatIsNoRefIsRefused() {
     assertThatThrownBy(() -> RefFields.decode(new byte[] {1, 2, 3}, false))
-        .isInstanceOfSatisfying(ClaimCheckFailure.class,
-            f -> assertThat(f.reason()).isEqualTo(Reason.REFUSED))
+        .isInstanceOfSatisfying(
+            ClaimCheckFailure.class, f -> assertThat(f.reason()).isEqualTo(Reason.REFUSED))
         .hasMessageContaining("the value");
   }
 
   @Test
   void aRefOfAnUnknownVersionIsUnavailableUpgradeTheReader() {
     assertThatThrownBy(() -> RefFields.decode(frameOfVersion(9), true))
-        .isInstanceOfSatisfying(ClaimCheckFailure.class,
-            f -> assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE))
+        .isInstanceOfSatisfying(
+            ClaimCheckFailure.class, f -> assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE))
         .hasMessageContaining("upgrade the reader")
         .hasMessageContaining("version 9")
         .hasMessageContaining("the key");

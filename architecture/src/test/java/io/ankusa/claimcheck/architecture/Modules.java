@@ -22,8 +22,8 @@ import java.util.jar.JarFile;
  * <p>A module's classes are found where one of its classes was loaded from: {@code target/classes}
  * or the module's jar in {@code target} (the reactor hands over the jar from {@code package} on).
  * Only those locations are imported: never a test class, never a third-party jar (classes they name
- * are stubs, see {@code archunit.properties}). A module found anywhere but under the checkout
- * (a stale copy in the local repository, when the build ran without {@code -am}) is refused.
+ * are stubs, see {@code archunit.properties}). A module found anywhere but under the checkout (a
+ * stale copy in the local repository, when the build ran without {@code -am}) is refused.
  */
 enum Modules {
   CORE("io.ankusa.claimcheck.ClaimCheck"),
@@ -84,8 +84,11 @@ enum Modules {
     String root = System.getProperty("claimcheck.arch.root");
     Path checkout = root == null ? null : Path.of(root).toAbsolutePath().normalize();
     if (checkout != null && !where.toAbsolutePath().normalize().startsWith(checkout)) {
-      throw new IllegalStateException(name() + " was loaded from " + where
-          + ", not from this checkout: build with -am (mvn -pl architecture -am verify)");
+      throw new IllegalStateException(
+          name()
+              + " was loaded from "
+              + where
+              + ", not from this checkout: build with -am (mvn -pl architecture -am verify)");
     }
     return where;
   }

@@ -28,34 +28,54 @@ final class Rules {
 
   /** Nothing outside core names a class under core's {@code internal} packages. */
   static ArchRule noInternalsOutsideCore() {
-    return noClasses().should().dependOnClassesThat().resideInAPackage(INTERNAL)
+    return noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage(INTERNAL)
         .as("no class outside core depends on " + INTERNAL)
-        .because("core's internals are no API: the surfaces use the facade (ClaimCheck, ref, store,"
-            + " config, collect)");
+        .because(
+            "core's internals are no API: the surfaces use the facade (ClaimCheck, ref, store,"
+                + " config, collect)");
   }
 
   /**
-   * The layers: the Kafka surfaces (the serde with Streams, Connect, the CLI) on top of core,
-   * none using another, none used by core. (Their arrow into core's internals is {@link
+   * The layers: the Kafka surfaces (the serde with Streams, Connect, the CLI) on top of core, none
+   * using another, none used by core. (Their arrow into core's internals is {@link
    * #noInternalsOutsideCore}'s.)
    */
   static ArchRule layers() {
     return layeredArchitecture()
         .consideringOnlyDependenciesInLayers()
-        .layer("Serde").definedBy(ROOT + ".kafka..")
-        .layer("Connect").definedBy(ROOT + ".connect..")
-        .layer("CLI").definedBy(ROOT + ".cli..")
-        .layer("Core").definedBy(ROOT, ROOT + ".ref..", ROOT + ".store..", ROOT + ".config..",
-            ROOT + ".collect..", ROOT + ".time..", INTERNAL)
-        .whereLayer("Serde").mayNotBeAccessedByAnyLayer()
-        .whereLayer("Connect").mayNotBeAccessedByAnyLayer()
-        .whereLayer("CLI").mayNotBeAccessedByAnyLayer()
+        .layer("Serde")
+        .definedBy(ROOT + ".kafka..")
+        .layer("Connect")
+        .definedBy(ROOT + ".connect..")
+        .layer("CLI")
+        .definedBy(ROOT + ".cli..")
+        .layer("Core")
+        .definedBy(
+            ROOT,
+            ROOT + ".ref..",
+            ROOT + ".store..",
+            ROOT + ".config..",
+            ROOT + ".collect..",
+            ROOT + ".time..",
+            INTERNAL)
+        .whereLayer("Serde")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("Connect")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("CLI")
+        .mayNotBeAccessedByAnyLayer()
         .as("layers: Serde, Connect, CLI apart, over core");
   }
 
   /** Each of our packages is a slice: no package cycle. */
   static SliceRule noPackageCycles() {
-    return slices().assignedFrom(PACKAGES).should().beFreeOfCycles()
+    return slices()
+        .assignedFrom(PACKAGES)
+        .should()
+        .beFreeOfCycles()
         .as("packages under " + ROOT + " form no cycle");
   }
 
@@ -67,31 +87,42 @@ final class Rules {
    */
   static SliceRule noPackageCyclesButFacadeFactories() {
     return noPackageCycles()
-        .ignoreDependency(classAndNested(ROOT + ".ClaimCheck"),
-            resideInAPackage(ROOT + ".internal"))
-        .ignoreDependency(classAndNested(ROOT + ".collect.Collector"),
+        .ignoreDependency(
+            classAndNested(ROOT + ".ClaimCheck"), resideInAPackage(ROOT + ".internal"))
+        .ignoreDependency(
+            classAndNested(ROOT + ".collect.Collector"),
             resideInAPackage(ROOT + ".internal.collect"))
         .as("core's packages form no cycle (but a facade's factory naming its implementation)");
   }
 
   /** Only the S3 store names the AWS SDK. */
   static ArchRule awsSdkOnlyInStoreS3() {
-    return noClasses().that().resideOutsideOfPackage(ROOT + ".store.s3..")
-        .should().dependOnClassesThat().resideInAPackage("software.amazon.awssdk..")
+    return noClasses()
+        .that()
+        .resideOutsideOfPackage(ROOT + ".store.s3..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("software.amazon.awssdk..")
         .as("only " + ROOT + ".store.s3 depends on the AWS SDK");
   }
 
   /** Only telemetry names Micrometer (users pass a registry as an Object). */
   static ArchRule micrometerOnlyInTelemetry() {
-    return noClasses().that().resideOutsideOfPackage(ROOT + ".internal.telemetry..")
-        .should().dependOnClassesThat().resideInAPackage("io.micrometer..")
+    return noClasses()
+        .that()
+        .resideOutsideOfPackage(ROOT + ".internal.telemetry..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.micrometer..")
         .as("only " + ROOT + ".internal.telemetry depends on Micrometer");
   }
 
   /** Only Kafka's public API: the jars load on kafka-clients 3.7 to 4.4. */
   static ArchRule noKafkaInternals() {
     return noClasses()
-        .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..internals..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.apache.kafka..internals..")
         .as("no class depends on org.apache.kafka..internals..")
         .because("the jars must load on kafka-clients 3.7 to 4.4: only Kafka's public API");
   }
@@ -100,17 +131,18 @@ final class Rules {
     return nameMatching(Pattern.quote(name) + "(\\$.*)?");
   }
 
-  private static final SliceAssignment PACKAGES = new SliceAssignment() {
-    @Override
-    public SliceIdentifier getIdentifierOf(JavaClass c) {
-      String p = c.getPackageName();
-      boolean ours = p.equals(ROOT) || p.startsWith(ROOT + ".");
-      return ours ? SliceIdentifier.of(p) : SliceIdentifier.ignore();
-    }
+  private static final SliceAssignment PACKAGES =
+      new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass c) {
+          String p = c.getPackageName();
+          boolean ours = p.equals(ROOT) || p.startsWith(ROOT + ".");
+          return ours ? SliceIdentifier.of(p) : SliceIdentifier.ignore();
+        }
 
-    @Override
-    public String getDescription() {
-      return "one slice per package under " + ROOT;
-    }
-  };
+        @Override
+        public String getDescription() {
+          return "one slice per package under " + ROOT;
+        }
+      };
 }

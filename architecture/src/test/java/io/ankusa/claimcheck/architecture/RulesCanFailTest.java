@@ -14,14 +14,23 @@ import org.junit.jupiter.api.Test;
  */
 class RulesCanFailTest {
 
-  private static final JavaClasses FIXTURES = Modules.withPackages(
-      List.of("io.ankusa.claimcheck.connect.archfixture", "io.ankusa.claimcheck.archfixture"),
-      Modules.CORE, Modules.SERDE, Modules.CONNECT, Modules.CLI);
+  private static final JavaClasses FIXTURES =
+      Modules.withPackages(
+          List.of("io.ankusa.claimcheck.connect.archfixture", "io.ankusa.claimcheck.archfixture"),
+          Modules.CORE,
+          Modules.SERDE,
+          Modules.CONNECT,
+          Modules.CLI);
 
   @Test
   void eachDependencyRuleNamesTheClassThatBreaksIt() {
-    for (ArchRule rule : List.of(Rules.noInternalsOutsideCore(), Rules.layers(),
-        Rules.awsSdkOnlyInStoreS3(), Rules.micrometerOnlyInTelemetry(), Rules.noKafkaInternals())) {
+    for (ArchRule rule :
+        List.of(
+            Rules.noInternalsOutsideCore(),
+            Rules.layers(),
+            Rules.awsSdkOnlyInStoreS3(),
+            Rules.micrometerOnlyInTelemetry(),
+            Rules.noKafkaInternals())) {
       assertThat(rule.evaluate(FIXTURES).getFailureReport().getDetails())
           .as(rule.getDescription())
           .anyMatch(line -> line.contains("BadSmt"));

@@ -4,8 +4,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Where the library may name a third-party API: the AWS SDK only in the S3 store, Micrometer only
- * in telemetry (over the library's modules; the examples are a user's code), Kafka only through
- * its public API (the examples too). The benchmarks and the testkit are not checked.
+ * in telemetry (over the library's modules; the examples are a user's code), Kafka only through its
+ * public API (the examples too). The benchmarks and the testkit are not checked.
  */
 class ThirdPartyApisTest {
 
@@ -21,8 +21,10 @@ class ThirdPartyApisTest {
 
   @Test
   void noKafkaInternals() {
-    Rules.noKafkaInternals().check(Modules.of(Modules.CORE, Modules.SERDE, Modules.CONNECT,
-        Modules.CLI, Modules.EXAMPLES));
+    Rules.noKafkaInternals()
+        .check(
+            Modules.of(
+                Modules.CORE, Modules.SERDE, Modules.CONNECT, Modules.CLI, Modules.EXAMPLES));
   }
 
   private static com.tngtech.archunit.core.domain.JavaClasses library() {

@@ -1,13 +1,13 @@
 package io.ankusa.claimcheck.benchmarks;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.internal.reader.ClaimReaders;
 import io.ankusa.claimcheck.internal.reader.FetchKey;
 import io.ankusa.claimcheck.internal.reader.ReadException;
 import io.ankusa.claimcheck.internal.reader.ReaderSettings;
-import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -38,9 +38,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>{@code limiter=aimd} is the reader as shipped (ceiling 64, so it must find the capacity by
  * itself); {@code limiter=oracle} is the baseline: a reader whose ceiling is exactly the capacity,
- * which never overloads the store. Goodput(aimd) / goodput(oracle) from the same run is the
- * figure to read. The limit is sampled every 2 ms during each measured iteration and its min /
- * mean / max printed.
+ * which never overloads the store. Goodput(aimd) / goodput(oracle) from the same run is the figure
+ * to read. The limit is sampled every 2 ms during each measured iteration and its min / mean / max
+ * printed.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -85,20 +85,29 @@ public class AimdGoodputBenchmark {
   public void setUp() {
     storeClock = new ScheduledThreadPoolExecutor(2);
     int ceiling = limiter.equals("oracle") ? capacity : 64;
-    reader = ClaimReaders.create(ReaderSettings.builder(1).maxInflight(ceiling).queueMax(10_000)
-        .cacheMaxBytes(0).telemetry(ClaimCheckTelemetry.noop()).build());
+    reader =
+        ClaimReaders.create(
+            ReaderSettings.builder(1)
+                .maxInflight(ceiling)
+                .queueMax(10_000)
+                .cacheMaxBytes(0)
+                .telemetry(ClaimCheckTelemetry.noop())
+                .build());
     deadlineNanos = TimeUnit.SECONDS.toNanos(5);
     sampling = true;
-    sampler = new Thread(() -> {
-      while (sampling) {
-        int l = reader.stats().get(0).limit();
-        samples.incrementAndGet();
-        sum.addAndGet(l);
-        min.accumulateAndGet(l, Math::min);
-        max.accumulateAndGet(l, Math::max);
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
-      }
-    }, "limit-sampler");
+    sampler =
+        new Thread(
+            () -> {
+              while (sampling) {
+                int l = reader.stats().get(0).limit();
+                samples.incrementAndGet();
+                sum.addAndGet(l);
+                min.accumulateAndGet(l, Math::min);
+                max.accumulateAndGet(l, Math::max);
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+              }
+            },
+            "limit-sampler");
     sampler.setDaemon(true);
     sampler.start();
   }
@@ -114,7 +123,8 @@ public class AimdGoodputBenchmark {
   @TearDown(Level.Iteration)
   public void printSamples() {
     long n = Math.max(1, samples.get());
-    System.out.printf("%n[aimd] capacity=%d limiter=%s limit min/mean/max = %d / %.1f / %d%n",
+    System.out.printf(
+        "%n[aimd] capacity=%d limiter=%s limit min/mean/max = %d / %.1f / %d%n",
         capacity, limiter, min.get(), (double) sum.get() / n, max.get());
   }
 
@@ -130,14 +140,20 @@ public class AimdGoodputBenchmark {
     CompletableFuture<byte[]> f = new CompletableFuture<>();
     if (running.incrementAndGet() > capacity) {
       running.decrementAndGet();
-      storeClock.schedule(() -> f.completeExceptionally(
-          new StoreException(StoreException.Kind.THROTTLED, "SlowDown")),
-          SERVICE_NANOS / 4, TimeUnit.NANOSECONDS);
+      storeClock.schedule(
+          () ->
+              f.completeExceptionally(
+                  new StoreException(StoreException.Kind.THROTTLED, "SlowDown")),
+          SERVICE_NANOS / 4,
+          TimeUnit.NANOSECONDS);
     } else {
-      storeClock.schedule(() -> {
-        running.decrementAndGet();
-        f.complete(VALUE);
-      }, SERVICE_NANOS, TimeUnit.NANOSECONDS);
+      storeClock.schedule(
+          () -> {
+            running.decrementAndGet();
+            f.complete(VALUE);
+          },
+          SERVICE_NANOS,
+          TimeUnit.NANOSECONDS);
     }
     return f;
   }

@@ -2,12 +2,12 @@ package io.ankusa.claimcheck.benchmarks;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.internal.reader.ClaimReaders;
 import io.ankusa.claimcheck.internal.reader.FetchKey;
 import io.ankusa.claimcheck.internal.reader.ReaderSettings;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -62,17 +62,28 @@ public class CacheHitBenchmark {
 
   @Setup
   public void setUp() {
-    bare = Caffeine.newBuilder().maximumWeight(MAX_BYTES)
-        .weigher((FetchKey k, byte[] v) -> Math.max(1, v.length)).executor(Runnable::run).build();
-    ReaderSettings settings = ReaderSettings.builder(1).cacheMaxBytes(MAX_BYTES)
-        .telemetry(ClaimCheckTelemetry.noop()).build();
+    bare =
+        Caffeine.newBuilder()
+            .maximumWeight(MAX_BYTES)
+            .weigher((FetchKey k, byte[] v) -> Math.max(1, v.length))
+            .executor(Runnable::run)
+            .build();
+    ReaderSettings settings =
+        ReaderSettings.builder(1)
+            .cacheMaxBytes(MAX_BYTES)
+            .telemetry(ClaimCheckTelemetry.noop())
+            .build();
     reader = ClaimReaders.create(settings);
     gated = ClaimReaders.create(settings.toBuilder().maxConcurrentReads(1024).build());
     deadline = Ticker.system().read() + TimeUnit.HOURS.toNanos(1);
     for (int i = 0; i < KEYS; i++) {
       byte[] value = new byte[256];
-      keys[i] = FetchKey.range("tenant-a", String.format("%016x", i * 0x9E3779B97F4A7C15L),
-          (long) (i % 4) * value.length, value.length);
+      keys[i] =
+          FetchKey.range(
+              "tenant-a",
+              String.format("%016x", i * 0x9E3779B97F4A7C15L),
+              (long) (i % 4) * value.length,
+              value.length);
       bare.put(keys[i], value);
       CompletableFuture<byte[]> answer = CompletableFuture.completedFuture(value);
       reader.fetch(keys[i], 0, () -> answer, deadline).join();

@@ -1,11 +1,11 @@
 package io.ankusa.claimcheck.benchmarks;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.internal.reader.ClaimReaders;
 import io.ankusa.claimcheck.internal.reader.FetchKey;
 import io.ankusa.claimcheck.internal.reader.ReaderSettings;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -60,14 +60,16 @@ public class CoalescingBenchmark {
   public void setUp() {
     submitters = Executors.newFixedThreadPool(SUBMITTERS);
     store = Executors.newSingleThreadScheduledExecutor();
-    reader = ClaimReaders.create(
-        ReaderSettings.builder(1).telemetry(ClaimCheckTelemetry.noop()).build());
+    reader =
+        ClaimReaders.create(
+            ReaderSettings.builder(1).telemetry(ClaimCheckTelemetry.noop()).build());
   }
 
   @TearDown
   public void tearDown() {
-    System.out.printf("%n[coalescing] %d bursts of %d concurrent redeems of one uncached key: "
-        + "%d store GETs in all, at most %d in one burst%n",
+    System.out.printf(
+        "%n[coalescing] %d bursts of %d concurrent redeems of one uncached key: "
+            + "%d store GETs in all, at most %d in one burst%n",
         bursts, callers, storeGets, maxGetsPerBurst);
     reader.close();
     submitters.shutdownNow();
@@ -79,24 +81,27 @@ public class CoalescingBenchmark {
     byte[] value = new byte[1024];
     FetchKey key = FetchKey.range("tenant-a", Integer.toHexString(++round), 0, value.length);
     AtomicInteger gets = new AtomicInteger();
-    Supplier<CompletableFuture<byte[]>> fn = () -> {
-      gets.incrementAndGet();
-      CompletableFuture<byte[]> f = new CompletableFuture<>();
-      store.schedule(() -> f.complete(value), 200, TimeUnit.MICROSECONDS);
-      return f;
-    };
+    Supplier<CompletableFuture<byte[]>> fn =
+        () -> {
+          gets.incrementAndGet();
+          CompletableFuture<byte[]> f = new CompletableFuture<>();
+          store.schedule(() -> f.complete(value), 200, TimeUnit.MICROSECONDS);
+          return f;
+        };
     long deadline = Ticker.system().read() + TimeUnit.SECONDS.toNanos(10);
     CountDownLatch go = new CountDownLatch(1);
     List<Future<List<CompletableFuture<byte[]>>>> parts = new ArrayList<>();
     for (int s = 0; s < SUBMITTERS; s++) {
-      parts.add(submitters.submit(() -> {
-        go.await();
-        List<CompletableFuture<byte[]>> mine = new ArrayList<>();
-        for (int i = 0; i < callers / SUBMITTERS; i++) {
-          mine.add(reader.fetch(key, 0, fn, deadline));
-        }
-        return mine;
-      }));
+      parts.add(
+          submitters.submit(
+              () -> {
+                go.await();
+                List<CompletableFuture<byte[]>> mine = new ArrayList<>();
+                for (int i = 0; i < callers / SUBMITTERS; i++) {
+                  mine.add(reader.fetch(key, 0, fn, deadline));
+                }
+                return mine;
+              }));
     }
     go.countDown();
     int answered = 0;

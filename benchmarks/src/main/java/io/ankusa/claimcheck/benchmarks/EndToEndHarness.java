@@ -34,26 +34,26 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * <p>For each size {@code S x N}: the inline producer sends N values of S bytes to a topic whose
  * {@code max.message.bytes} (and the producer's {@code max.request.size}, the consumer's {@code
  * fetch.max.bytes} and {@code max.partition.fetch.bytes}) admit them; the claim-check producer
- * ({@code ClaimCheckSerializer}, default settings: every value of 256 KiB or more goes to S3)
- * sends the same values to a topic with default settings. Then three consumers read from the
- * beginning, each with a fresh reader and an empty cache: inline ({@code ByteArrayDeserializer}),
- * ours ({@code ClaimCheckDeserializer} inside the {@code KafkaConsumer}: the drop-in path), and
- * ours + prefetch ({@link PrefetchingConsumer}, then the same deserializer). Every value is
- * checked byte for byte against its key; every prefetched record must be a ref and prefetched.
- * End to end = N x S / (produce time + consume time); ratios are ours over inline, same run.
+ * ({@code ClaimCheckSerializer}, default settings: every value of 256 KiB or more goes to S3) sends
+ * the same values to a topic with default settings. Then three consumers read from the beginning,
+ * each with a fresh reader and an empty cache: inline ({@code ByteArrayDeserializer}), ours ({@code
+ * ClaimCheckDeserializer} inside the {@code KafkaConsumer}: the drop-in path), and ours + prefetch
+ * ({@link PrefetchingConsumer}, then the same deserializer). Every value is checked byte for byte
+ * against its key; every prefetched record must be a ref and prefetched. End to end = N x S /
+ * (produce time + consume time); ratios are ours over inline, same run.
  *
- * <p>{@code producer=pipelined}: ours produces with {@link ClaimCheckProducer} instead (uploads
- * run concurrently, {@code claimcheck.write.max.inflight} at once, default 16; value serializer
- * {@code ByteArraySerializer}); the records it writes are the same refs with the same marker, so
- * the consume passes and their checks are unchanged.
+ * <p>{@code producer=pipelined}: ours produces with {@link ClaimCheckProducer} instead (uploads run
+ * concurrently, {@code claimcheck.write.max.inflight} at once, default 16; value serializer {@code
+ * ByteArraySerializer}); the records it writes are the same refs with the same marker, so the
+ * consume passes and their checks are unchanged.
  *
  * <p>{@code proxy} puts the WireMock fault proxy between the clients and S3Proxy (pass-through);
  * {@code getLatencyMs=N} does too and holds every GET N ms there (a remote store's first byte).
  *
  * <p>Ours consumes with the default {@code max.poll.records} (500): the prefetch window ({@code
- * claimcheck.prefetch.max.bytes}) bounds what is fetched ahead, whatever the poll. {@code
- * fitPolls} restores the earlier rig's 80 % of {@code claimcheck.cache.max.bytes} (64 MiB) / S
- * records per poll (12 at 4 MiB), which drains the window at every poll.
+ * claimcheck.prefetch.max.bytes}) bounds what is fetched ahead, whatever the poll. {@code fitPolls}
+ * restores the earlier rig's 80 % of {@code claimcheck.cache.max.bytes} (64 MiB) / S records per
+ * poll (12 at 4 MiB), which drains the window at every poll.
  *
  * <pre>
  *   java -Xms6g -Xmx6g -cp benchmarks/target/benchmarks.jar \
@@ -65,9 +65,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  *
  * <p>{@code warmup=F}: before the timed runs, every size also runs untimed with F x its count.
  * {@code rounds=N}: the sizes run in turn N times; the median and range of each ratio over rounds
- * is printed, and the plot draws each size's median round.
- * {@code -Dclaimcheck.<key>=<value>} passes a config key to ours (both producer and consumers).
- * Each pass prints its CPU split by thread group ({@link ThreadCpu}); with {@code --add-exports
+ * is printed, and the plot draws each size's median round. {@code -Dclaimcheck.<key>=<value>}
+ * passes a config key to ours (both producer and consumers). Each pass prints its CPU split by
+ * thread group ({@link ThreadCpu}); with {@code --add-exports
  * java.management/sun.management=ALL-UNNAMED} the JVM's GC and JIT threads are split out too.
  */
 public final class EndToEndHarness {
@@ -196,13 +196,21 @@ public final class EndToEndHarness {
     List<Result> results = new ArrayList<>();
     String via;
     try {
-      via = !throughProxy ? "S3Proxy direct"
-          : "S3Proxy behind the WireMock fault proxy, " + getLatencyMs + " ms added to every GET";
+      via =
+          !throughProxy
+              ? "S3Proxy direct"
+              : "S3Proxy behind the WireMock fault proxy, "
+                  + getLatencyMs
+                  + " ms added to every GET";
       System.out.printf("S3: %s; load average at start: %s%n", via, loadAverage());
-      System.out.printf("claim-check keys beyond the store's: %s; max.poll.records of ours: %s%n",
+      System.out.printf(
+          "claim-check keys beyond the store's: %s; max.poll.records of ours: %s%n",
           extraKeys(h.claimcheck), fitPolls ? "80 % of the cache / S (fitPolls)" : "500 (default)");
-      System.out.printf("ours produces with %s%n", pipelined
-          ? "ClaimCheckProducer (producer=pipelined)" : "KafkaProducer + ClaimCheckSerializer");
+      System.out.printf(
+          "ours produces with %s%n",
+          pipelined
+              ? "ClaimCheckProducer (producer=pipelined)"
+              : "KafkaProducer + ClaimCheckSerializer");
       long warm = System.nanoTime();
       // JIT, connections, topic metadata; not reported. A short warm-up left the JIT compiling
       // through the first timed passes (up to 10 CPU s per GiB of them), so each size warms.
@@ -212,7 +220,8 @@ public final class EndToEndHarness {
           h.run(new Size(s.bytes(), Math.max(1, (int) (s.count() * warmupFraction))));
         }
       }
-      System.out.printf("warm-up (256 KiB x 200, then each size x %.2f, every pass) took %.1f s%n",
+      System.out.printf(
+          "warm-up (256 KiB x 200, then each size x %.2f, every pass) took %.1f s%n",
           warmupFraction, (System.nanoTime() - warm) / 1e9);
       for (int round = 0; round < rounds; round++) {
         for (Size s : sizes) {
@@ -228,9 +237,14 @@ public final class EndToEndHarness {
     summary(results);
     clientSummary(results);
     List<Result> median = medians(sizes, results);
-    EndToEndPlot.write(png, median, via + (pipelined ? "; ours produces pipelined" : "")
-        + (rounds > 1 ? "; each size's median round of " + rounds
-        : "") + "; load average at end: " + loadAverage());
+    EndToEndPlot.write(
+        png,
+        median,
+        via
+            + (pipelined ? "; ours produces pipelined" : "")
+            + (rounds > 1 ? "; each size's median round of " + rounds : "")
+            + "; load average at end: "
+            + loadAverage());
     System.out.println("plot: " + png.toAbsolutePath());
     System.exit(0);
   }
@@ -278,7 +292,8 @@ public final class EndToEndHarness {
             s.label() + " consume prefetch",
             m -> Passes.consume(prefetchConsumer, oursTopic, s, values, claimcheck, m));
     if (proxy != null) {
-      System.out.printf("  store requests through the proxy so far: %d PUT, %d GET%n",
+      System.out.printf(
+          "  store requests through the proxy so far: %d PUT, %d GET%n",
           proxy.requestCount("PUT"), proxy.requestCount("GET"));
     }
     return new Result(s, inP, inC, ourP, ourC, preC);
@@ -289,26 +304,28 @@ public final class EndToEndHarness {
   }
 
   /**
-   * Runs {@code pass}, measuring CPU by thread group from its clock's start to its stop (before
-   * its clients close), and prints its wall-clock bounds (epoch ms) so a recording can be cut.
+   * Runs {@code pass}, measuring CPU by thread group from its clock's start to its stop (before its
+   * clients close), and prints its wall-clock bounds (epoch ms) so a recording can be cut.
    */
   private static Timed timed(String name, Pass pass) throws Exception {
     ThreadCpu[] cpu = new ThreadCpu[1];
     ThreadCpu.Split[] split = new ThreadCpu.Split[1];
     long[] bounds = new long[2];
-    long nanos = pass.run(new Passes.Meter() {
-      @Override
-      public void begin() {
-        bounds[0] = System.currentTimeMillis();
-        cpu[0] = ThreadCpu.start();
-      }
+    long nanos =
+        pass.run(
+            new Passes.Meter() {
+              @Override
+              public void begin() {
+                bounds[0] = System.currentTimeMillis();
+                cpu[0] = ThreadCpu.start();
+              }
 
-      @Override
-      public void end() {
-        split[0] = cpu[0].stop();
-        bounds[1] = System.currentTimeMillis();
-      }
-    });
+              @Override
+              public void end() {
+                split[0] = cpu[0].stop();
+                bounds[1] = System.currentTimeMillis();
+              }
+            });
     System.out.printf("  pass %s: %d..%d%n", name, bounds[0], bounds[1]);
     printSplit(split[0]);
     return new Timed(nanos, split[0].processNanos(), split[0]);
@@ -318,29 +335,41 @@ public final class EndToEndHarness {
   private static void printSplit(ThreadCpu.Split sp) {
     StringBuilder b = new StringBuilder("    cpu s:");
     for (ThreadCpu.Group g : ThreadCpu.Group.values()) {
-      b.append(String.format(Locale.ROOT, " %s %.2f;", g.name().toLowerCase(Locale.ROOT),
-          sp.of(g) / 1e9));
+      b.append(
+          String.format(
+              Locale.ROOT, " %s %.2f;", g.name().toLowerCase(Locale.ROOT), sp.of(g) / 1e9));
     }
-    b.append(String.format(Locale.ROOT, " client %.2f of process %.2f%n    threads:",
-        sp.client() / 1e9, sp.processNanos() / 1e9));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            " client %.2f of process %.2f%n    threads:",
+            sp.client() / 1e9,
+            sp.processNanos() / 1e9));
     sp.byName().entrySet().stream()
         .filter(e -> e.getValue() > sp.processNanos() / 100)
         .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
-        .forEach(e -> b.append(String.format(Locale.ROOT, " [%s] %s %.2f;", 
-            ThreadCpu.group(e.getKey()).name().toLowerCase(Locale.ROOT), e.getKey(),
-            e.getValue() / 1e9)));
+        .forEach(
+            e ->
+                b.append(
+                    String.format(
+                        Locale.ROOT,
+                        " [%s] %s %.2f;",
+                        ThreadCpu.group(e.getKey()).name().toLowerCase(Locale.ROOT),
+                        e.getKey(),
+                        e.getValue() / 1e9)));
     System.out.println(b);
   }
 
   private static Map<String, Object> extraKeys(Map<String, Object> keys) {
     Map<String, Object> extra = new LinkedHashMap<>();
-    keys.forEach((k, v) -> {
-      if (!k.startsWith("claimcheck.s3.") || k.equals("claimcheck.s3.http.client")) {
-        if (!k.equals("claimcheck.stores")) {
-          extra.put(k, v);
-        }
-      }
-    });
+    keys.forEach(
+        (k, v) -> {
+          if (!k.startsWith("claimcheck.s3.") || k.equals("claimcheck.s3.http.client")) {
+            if (!k.equals("claimcheck.stores")) {
+              extra.put(k, v);
+            }
+          }
+        });
     return extra;
   }
 
@@ -382,49 +411,74 @@ public final class EndToEndHarness {
 
   private static void print(Result r) {
     Size s = r.size();
-    System.out.printf(Locale.ROOT,
+    System.out.printf(
+        Locale.ROOT,
         "%s x %d (%.0f MiB): produce inline %.1f s, ours %.1f s | consume inline %.1f s,"
             + " ours %.1f s, ours+prefetch %.1f s | CPU s: %.1f %.1f | %.1f %.1f %.1f | load %s%n",
-        s.label(), s.count(), s.mebibytes(), r.inlineProduce().nanos() / 1e9,
-        r.oursProduce().nanos() / 1e9, r.inlineConsume().nanos() / 1e9,
-        r.oursConsume().nanos() / 1e9, r.prefetchConsume().nanos() / 1e9,
-        r.inlineProduce().cpuNanos() / 1e9, r.oursProduce().cpuNanos() / 1e9,
-        r.inlineConsume().cpuNanos() / 1e9, r.oursConsume().cpuNanos() / 1e9,
-        r.prefetchConsume().cpuNanos() / 1e9, loadAverage());
+        s.label(),
+        s.count(),
+        s.mebibytes(),
+        r.inlineProduce().nanos() / 1e9,
+        r.oursProduce().nanos() / 1e9,
+        r.inlineConsume().nanos() / 1e9,
+        r.oursConsume().nanos() / 1e9,
+        r.prefetchConsume().nanos() / 1e9,
+        r.inlineProduce().cpuNanos() / 1e9,
+        r.oursProduce().cpuNanos() / 1e9,
+        r.inlineConsume().cpuNanos() / 1e9,
+        r.oursConsume().cpuNanos() / 1e9,
+        r.prefetchConsume().cpuNanos() / 1e9,
+        loadAverage());
   }
 
   private static void summary(List<Result> results) {
     System.out.println();
-    System.out.println("| size x count | inline e2e MiB/s | ours | ours + prefetch |"
-        + " ours / inline | ours + prefetch / inline | produce ours / inline |"
-        + " consume ours / inline |"
-        + " consume ours + prefetch / inline |");
+    System.out.println(
+        "| size x count | inline e2e MiB/s | ours | ours + prefetch |"
+            + " ours / inline | ours + prefetch / inline | produce ours / inline |"
+            + " consume ours / inline |"
+            + " consume ours + prefetch / inline |");
     System.out.println("|---|---|---|---|---|---|---|---|---|");
     for (Result r : results) {
       Size s = r.size();
-      System.out.printf(Locale.ROOT,
+      System.out.printf(
+          Locale.ROOT,
           "| %s x %,d | %.0f | %.0f | %.0f | %.2fx | %.2fx | %.2fx | %.2fx | %.2fx |%n",
-          s.label(), s.count(), r.inline(), r.ours(), r.prefetch(), r.ours() / r.inline(),
+          s.label(),
+          s.count(),
+          r.inline(),
+          r.ours(),
+          r.prefetch(),
+          r.ours() / r.inline(),
           r.prefetch() / r.inline(),
           r.oursProduce().mibPerSec(s) / r.inlineProduce().mibPerSec(s),
           r.oursConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s),
           r.prefetchConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s));
     }
     System.out.println();
-    System.out.println("Process CPU seconds per GiB moved (the JVM holds broker, S3 server and"
-        + " clients; from each pass's clock start to its stop), and ours / inline:");
-    System.out.println("| size | inline produce + consume | ours | ours + prefetch |"
-        + " ours / inline | ours + prefetch / inline | produce ours / inline |"
-        + " consume ours / inline |"
-        + " consume ours + prefetch / inline |");
+    System.out.println(
+        "Process CPU seconds per GiB moved (the JVM holds broker, S3 server and"
+            + " clients; from each pass's clock start to its stop), and ours / inline:");
+    System.out.println(
+        "| size | inline produce + consume | ours | ours + prefetch |"
+            + " ours / inline | ours + prefetch / inline | produce ours / inline |"
+            + " consume ours / inline |"
+            + " consume ours + prefetch / inline |");
     System.out.println("|---|---|---|---|---|---|---|---|---|");
     for (Result r : results) {
       double gib = r.size().mebibytes() / 1024 * 1e9;
       double in = (r.inlineProduce().cpuNanos() + r.inlineConsume().cpuNanos()) / gib;
       double ours = (r.oursProduce().cpuNanos() + r.oursConsume().cpuNanos()) / gib;
       double pre = (r.oursProduce().cpuNanos() + r.prefetchConsume().cpuNanos()) / gib;
-      System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.2fx | %.2fx | %.2fx | %.2fx |"
-          + " %.2fx |%n", r.size().label(), in, ours, pre, ours / in, pre / in,
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %.1f | %.1f | %.1f | %.2fx | %.2fx | %.2fx | %.2fx |" + " %.2fx |%n",
+          r.size().label(),
+          in,
+          ours,
+          pre,
+          ours / in,
+          pre / in,
           (double) r.oursProduce().cpuNanos() / r.inlineProduce().cpuNanos(),
           (double) r.oursConsume().cpuNanos() / r.inlineConsume().cpuNanos(),
           (double) r.prefetchConsume().cpuNanos() / r.inlineConsume().cpuNanos());
@@ -438,19 +492,28 @@ public final class EndToEndHarness {
    */
   private static void clientSummary(List<Result> results) {
     System.out.println();
-    System.out.println("Client-side CPU seconds per GiB moved (application + Kafka client I/O +"
-        + " claim check/SDK threads; broker, S3 server and JVM-internal threads excluded):");
-    System.out.println("| size | inline produce + consume | ours | ours + prefetch | ours / inline |"
-        + " ours + prefetch / inline | produce ours / inline | consume ours / inline |"
-        + " consume ours + prefetch / inline |");
+    System.out.println(
+        "Client-side CPU seconds per GiB moved (application + Kafka client I/O +"
+            + " claim check/SDK threads; broker, S3 server and JVM-internal threads excluded):");
+    System.out.println(
+        "| size | inline produce + consume | ours | ours + prefetch | ours / inline |"
+            + " ours + prefetch / inline | produce ours / inline | consume ours / inline |"
+            + " consume ours + prefetch / inline |");
     System.out.println("|---|---|---|---|---|---|---|---|---|");
     for (Result r : results) {
       double gib = r.size().mebibytes() / 1024 * 1e9;
       double in = (r.inlineProduce().clientCpuNanos() + r.inlineConsume().clientCpuNanos()) / gib;
       double ours = (r.oursProduce().clientCpuNanos() + r.oursConsume().clientCpuNanos()) / gib;
       double pre = (r.oursProduce().clientCpuNanos() + r.prefetchConsume().clientCpuNanos()) / gib;
-      System.out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.2fx | %.2fx | %.2fx | %.2fx |"
-          + " %.2fx |%n", r.size().label(), in, ours, pre, ours / in, pre / in,
+      System.out.printf(
+          Locale.ROOT,
+          "| %s | %.2f | %.2f | %.2f | %.2fx | %.2fx | %.2fx | %.2fx |" + " %.2fx |%n",
+          r.size().label(),
+          in,
+          ours,
+          pre,
+          ours / in,
+          pre / in,
           (double) r.oursProduce().clientCpuNanos() / r.inlineProduce().clientCpuNanos(),
           (double) r.oursConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos(),
           (double) r.prefetchConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos());
@@ -473,49 +536,59 @@ public final class EndToEndHarness {
       passes.put("consume inline", r.inlineConsume());
       passes.put("consume ours", r.oursConsume());
       passes.put("consume ours + prefetch", r.prefetchConsume());
-      passes.forEach((name, t) -> {
-        StringBuilder row = new StringBuilder("| " + r.size().label() + " | " + name + " |");
-        for (ThreadCpu.Group g : ThreadCpu.Group.values()) {
-          row.append(String.format(Locale.ROOT, " %.2f |", t.split().of(g) / gib));
-        }
-        row.append(String.format(Locale.ROOT, " %.2f | %.2f |", t.clientCpuNanos() / gib,
-            t.cpuNanos() / gib));
-        System.out.println(row);
-      });
+      passes.forEach(
+          (name, t) -> {
+            StringBuilder row = new StringBuilder("| " + r.size().label() + " | " + name + " |");
+            for (ThreadCpu.Group g : ThreadCpu.Group.values()) {
+              row.append(String.format(Locale.ROOT, " %.2f |", t.split().of(g) / gib));
+            }
+            row.append(
+                String.format(
+                    Locale.ROOT, " %.2f | %.2f |", t.clientCpuNanos() / gib, t.cpuNanos() / gib));
+            System.out.println(row);
+          });
     }
   }
 
   /**
-   * Per size, the median and range over rounds of each ratio; returns each size's median round
-   * by end-to-end ours + prefetch / inline (what the plot draws).
+   * Per size, the median and range over rounds of each ratio; returns each size's median round by
+   * end-to-end ours + prefetch / inline (what the plot draws).
    */
   private static List<Result> medians(List<Size> sizes, List<Result> results) {
     List<Result> out = new ArrayList<>();
     System.out.println();
-    System.out.println("Over rounds (rounds run the sizes in turn): median [min - max] of each ratio,"
-        + " ours / inline");
-    System.out.println("| size x count | rounds | e2e ours | e2e ours + prefetch |"
-        + " produce | consume ours | consume ours + prefetch | client CPU/GiB consume ours |"
-        + " client CPU/GiB consume ours + prefetch | client CPU/GiB e2e ours + prefetch |");
+    System.out.println(
+        "Over rounds (rounds run the sizes in turn): median [min - max] of each ratio,"
+            + " ours / inline");
+    System.out.println(
+        "| size x count | rounds | e2e ours | e2e ours + prefetch |"
+            + " produce | consume ours | consume ours + prefetch | client CPU/GiB consume ours |"
+            + " client CPU/GiB consume ours + prefetch | client CPU/GiB e2e ours + prefetch |");
     System.out.println("|---|---|---|---|---|---|---|---|---|---|");
     for (Size s : sizes) {
       List<Result> rs = results.stream().filter(r -> r.size().equals(s)).toList();
-      List<java.util.function.ToDoubleFunction<Result>> ratios = List.of(
-          r -> r.ours() / r.inline(),
-          r -> r.prefetch() / r.inline(),
-          r -> r.oursProduce().mibPerSec(s) / r.inlineProduce().mibPerSec(s),
-          r -> r.oursConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s),
-          r -> r.prefetchConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s),
-          r -> (double) r.oursConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos(),
-          r -> (double) r.prefetchConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos(),
-          r -> (double) (r.oursProduce().clientCpuNanos() + r.prefetchConsume().clientCpuNanos())
-              / (r.inlineProduce().clientCpuNanos() + r.inlineConsume().clientCpuNanos()));
-      StringBuilder row = new StringBuilder(
-          String.format(Locale.ROOT, "| %s x %,d | %d |", s.label(), s.count(), rs.size()));
+      List<java.util.function.ToDoubleFunction<Result>> ratios =
+          List.of(
+              r -> r.ours() / r.inline(),
+              r -> r.prefetch() / r.inline(),
+              r -> r.oursProduce().mibPerSec(s) / r.inlineProduce().mibPerSec(s),
+              r -> r.oursConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s),
+              r -> r.prefetchConsume().mibPerSec(s) / r.inlineConsume().mibPerSec(s),
+              r -> (double) r.oursConsume().clientCpuNanos() / r.inlineConsume().clientCpuNanos(),
+              r ->
+                  (double) r.prefetchConsume().clientCpuNanos()
+                      / r.inlineConsume().clientCpuNanos(),
+              r ->
+                  (double) (r.oursProduce().clientCpuNanos() + r.prefetchConsume().clientCpuNanos())
+                      / (r.inlineProduce().clientCpuNanos() + r.inlineConsume().clientCpuNanos()));
+      StringBuilder row =
+          new StringBuilder(
+              String.format(Locale.ROOT, "| %s x %,d | %d |", s.label(), s.count(), rs.size()));
       for (java.util.function.ToDoubleFunction<Result> f : ratios) {
         double[] v = rs.stream().mapToDouble(f).sorted().toArray();
-        row.append(String.format(Locale.ROOT, " %.2fx [%.2f - %.2f] |", v[v.length / 2], v[0],
-            v[v.length - 1]));
+        row.append(
+            String.format(
+                Locale.ROOT, " %.2fx [%.2f - %.2f] |", v[v.length / 2], v[0], v[v.length - 1]));
       }
       System.out.println(row);
       List<Result> byPrefetch = new ArrayList<>(rs);

@@ -34,8 +34,11 @@ final class EndToEndPlot {
     produce.put(ours, points(results, r -> r.oursProduce().mibPerSec(r.size())));
     StringBuilder counts = new StringBuilder();
     for (EndToEndHarness.Result r : results) {
-      counts.append(counts.length() == 0 ? "" : ", ")
-          .append(r.size().label()).append(" x ").append(r.size().count());
+      counts
+          .append(counts.length() == 0 ? "" : ", ")
+          .append(r.size().label())
+          .append(" x ")
+          .append(r.size().count());
     }
     Plots.write(
         png,

@@ -36,15 +36,19 @@ final class Passes {
   }
 
   /**
-   * Sends {@code s.count()} records to partition 0 of {@code topic} with the producer {@code
-   * open} builds from {@code config} (a {@code KafkaProducer}, or a {@code ClaimCheckProducer})
-   * and flushes; returns the send + flush nanoseconds.
+   * Sends {@code s.count()} records to partition 0 of {@code topic} with the producer {@code open}
+   * builds from {@code config} (a {@code KafkaProducer}, or a {@code ClaimCheckProducer}) and
+   * flushes; returns the send + flush nanoseconds.
    *
    * @throws IllegalStateException when any send failed, with the first failure
    */
-  static long produce(Map<String, Object> config,
-      Function<Map<String, Object>, Producer<byte[], byte[]>> open, String topic,
-      EndToEndHarness.Size s, Values values, Meter meter) {
+  static long produce(
+      Map<String, Object> config,
+      Function<Map<String, Object>, Producer<byte[], byte[]>> open,
+      String topic,
+      EndToEndHarness.Size s,
+      Values values,
+      Meter meter) {
     AtomicInteger failed = new AtomicInteger();
     AtomicReference<Exception> first = new AtomicReference<>();
     long took;
@@ -54,12 +58,14 @@ final class Passes {
       for (int i = 0; i < s.count(); i++) {
         ProducerRecord<byte[], byte[]> r =
             new ProducerRecord<>(topic, 0, Values.key(i), values.value(i, s.bytes()));
-        producer.send(r, (md, e) -> {
-          if (e != null) {
-            failed.incrementAndGet();
-            first.compareAndSet(null, e);
-          }
-        });
+        producer.send(
+            r,
+            (md, e) -> {
+              if (e != null) {
+                failed.incrementAndGet();
+                first.compareAndSet(null, e);
+              }
+            });
       }
       producer.flush();
       took = System.nanoTime() - start;
@@ -78,8 +84,13 @@ final class Passes {
    * ClaimCheckDeserializer} runs after it: then every raw value must be a ref, and every one must
    * have been prefetched (none skipped, none failed).
    */
-  static long consume(Map<String, Object> config, String topic, EndToEndHarness.Size s,
-      Values values, Map<String, Object> prefetch, Meter meter) {
+  static long consume(
+      Map<String, Object> config,
+      String topic,
+      EndToEndHarness.Size s,
+      Values values,
+      Map<String, Object> prefetch,
+      Meter meter) {
     TopicPartition tp = new TopicPartition(topic, 0);
     KafkaConsumer<byte[], byte[]> kafkaConsumer = new KafkaConsumer<>(config);
     PrefetchingConsumer prefetching =

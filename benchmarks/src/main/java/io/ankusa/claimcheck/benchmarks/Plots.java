@@ -47,8 +47,10 @@ final class Plots {
   };
 
   private static final Shape[] SHAPES = {
-    new Ellipse2D.Double(-4, -4, 8, 8), new Rectangle2D.Double(-4, -4, 8, 8),
-    ShapeUtils.createUpTriangle(5), ShapeUtils.createDiamond(5)
+    new Ellipse2D.Double(-4, -4, 8, 8),
+    new Rectangle2D.Double(-4, -4, 8, 8),
+    ShapeUtils.createUpTriangle(5),
+    ShapeUtils.createDiamond(5)
   };
 
   /** One panel: a y-axis label and its series (name to {x, y} points), drawn in map order. */

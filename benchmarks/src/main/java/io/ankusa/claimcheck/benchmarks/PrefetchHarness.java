@@ -38,11 +38,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * an embedded S3 server (S3Proxy) behind a fault proxy that holds every GET for the given latency,
  * {@code claimcheck.read.max.inflight} 64. Plain polls with a {@code KafkaConsumer} and redeems
  * each record one after the other (what a deserializer does); prefetch polls through a {@link
- * PrefetchingConsumer} and then redeems the same way. Each pass opens fresh claim-check handles,
- * so it starts with an empty cache. Each round also runs both without injected latency, the floor
- * this one-JVM setup (broker, S3 server, proxy and client on the same cores) costs per request.
- * With {@code store=memory} the claims live in an in-memory store whose GETs take the latency (no
- * HTTP at all): what the library itself costs.
+ * PrefetchingConsumer} and then redeems the same way. Each pass opens fresh claim-check handles, so
+ * it starts with an empty cache. Each round also runs both without injected latency, the floor this
+ * one-JVM setup (broker, S3 server, proxy and client on the same cores) costs per request. With
+ * {@code store=memory} the claims live in an in-memory store whose GETs take the latency (no HTTP
+ * at all): what the library itself costs.
  *
  * <pre>
  *   mvn -B -pl benchmarks -am package -DskipTests
@@ -94,8 +94,11 @@ public final class PrefetchHarness {
     PrefetchHarness h = new PrefetchHarness(refs, valueBytes, inMemory);
     try {
       h.produce();
-      System.out.printf("%s store: %d refs of %d B, read.max.inflight 64, %d rounds%n",
-          inMemory ? "memory" : "S3 (S3Proxy behind a WireMock fault proxy)", refs, valueBytes,
+      System.out.printf(
+          "%s store: %d refs of %d B, read.max.inflight 64, %d rounds%n",
+          inMemory ? "memory" : "S3 (S3Proxy behind a WireMock fault proxy)",
+          refs,
+          valueBytes,
           rounds);
       for (int round = 1; round <= rounds; round++) {
         long floorPlain = h.pass(false, Duration.ZERO);
@@ -105,7 +108,12 @@ public final class PrefetchHarness {
         System.out.printf(
             "round %d: no latency: plain %6.0f ms, prefetch %5.0f ms | %d ms GET latency: "
                 + "plain %6.0f ms, prefetch %5.0f ms, ratio %4.1fx%n",
-            round, floorPlain / 1e6, floorPrefetch / 1e6, latencyMs, plain / 1e6, prefetch / 1e6,
+            round,
+            floorPlain / 1e6,
+            floorPrefetch / 1e6,
+            latencyMs,
+            plain / 1e6,
+            prefetch / 1e6,
             (double) plain / prefetch);
       }
     } finally {
@@ -143,8 +151,12 @@ public final class PrefetchHarness {
     } finally {
       pool.shutdown();
     }
-    Map<String, Object> p = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-        kafka.bootstrapServers(), ProducerConfig.LINGER_MS_CONFIG, 5);
+    Map<String, Object> p =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            kafka.bootstrapServers(),
+            ProducerConfig.LINGER_MS_CONFIG,
+            5);
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (ClaimRef ref : checkedIn) {
@@ -158,9 +170,9 @@ public final class PrefetchHarness {
   }
 
   /**
-   * Consumes the whole batch once, plain or prefetching, with {@code latency} on every GET;
-   * checks every value and the store GET count; returns the nanoseconds from the first poll to
-   * the last redeem.
+   * Consumes the whole batch once, plain or prefetching, with {@code latency} on every GET; checks
+   * every value and the store GET count; returns the nanoseconds from the first poll to the last
+   * redeem.
    */
   private long pass(boolean prefetching, Duration latency) {
     long getsBefore = 0;
@@ -178,9 +190,14 @@ public final class PrefetchHarness {
       }
       proxy.resetCounts();
     }
-    Map<String, Object> c = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-        kafka.bootstrapServers(), ConsumerConfig.MAX_POLL_RECORDS_CONFIG, refs,
-        ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 50 << 20);
+    Map<String, Object> c =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            kafka.bootstrapServers(),
+            ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+            refs,
+            ConsumerConfig.FETCH_MAX_BYTES_CONFIG,
+            50 << 20);
     KafkaConsumer<byte[], byte[]> kafkaConsumer =
         new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     kafkaConsumer.assign(List.of(tp));
@@ -194,8 +211,12 @@ public final class PrefetchHarness {
       int seen = 0;
       while (seen < refs) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          byte[] bytes = deserializer.redeem(RefCodec.decode(r.value()),
-              deserializer.ticker().read() + Duration.ofSeconds(60).toNanos()).join();
+          byte[] bytes =
+              deserializer
+                  .redeem(
+                      RefCodec.decode(r.value()),
+                      deserializer.ticker().read() + Duration.ofSeconds(60).toNanos())
+                  .join();
           if (!Arrays.equals(bytes, value((int) r.offset()))) {
             throw new AssertionError("wrong bytes at offset " + r.offset());
           }
@@ -204,12 +225,16 @@ public final class PrefetchHarness {
       }
       took = System.nanoTime() - start;
     }
-    long gets = memory != null
-        ? memory.count(MemoryStore.Op.GET) - getsBefore
-        : proxy.requestCount("GET");
+    long gets =
+        memory != null ? memory.count(MemoryStore.Op.GET) - getsBefore : proxy.requestCount("GET");
     if (gets != refs) {
-      throw new AssertionError((prefetching ? "prefetch" : "plain") + " pass: " + gets
-          + " store GETs for " + refs + " distinct refs");
+      throw new AssertionError(
+          (prefetching ? "prefetch" : "plain")
+              + " pass: "
+              + gets
+              + " store GETs for "
+              + refs
+              + " distinct refs");
     }
     return took;
   }

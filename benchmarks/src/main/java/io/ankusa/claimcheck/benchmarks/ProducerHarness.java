@@ -37,17 +37,17 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Pipelined versus one-at-a-time check-in, end to end: an embedded KRaft broker, an embedded S3
- * server (S3Proxy) behind a fault proxy that holds every PUT for the given latency. Each pass
- * sends N keyed values (8 keys, a 4-partition topic) and flushes; it is timed from the first send
- * to the end of {@code flush()} (every record acknowledged). Baseline: a {@code KafkaProducer}
- * whose {@code value.serializer} is {@link ClaimCheckSerializer} (one synchronous upload per
- * send). Pipelined: {@link ClaimCheckProducer} with {@code claimcheck.write.max.inflight} 16, and
- * again with {@code claimcheck.write.pack.max.claims} 8. Every pass counts the store's PUTs. Each
- * round runs all three with the latency and without it, and once end to end: the pipelined
- * producer sending while a {@link PrefetchingConsumer} (with the same latency on GETs) reads and
- * redeems every value on another thread, timed until the last value is redeemed and checked.
- * With {@code store=memory} the claims go to an in-memory store whose PUTs (and GETs) take the
- * latency, without HTTP: what the library itself costs, apart from this one-JVM S3 rig's CPU.
+ * server (S3Proxy) behind a fault proxy that holds every PUT for the given latency. Each pass sends
+ * N keyed values (8 keys, a 4-partition topic) and flushes; it is timed from the first send to the
+ * end of {@code flush()} (every record acknowledged). Baseline: a {@code KafkaProducer} whose
+ * {@code value.serializer} is {@link ClaimCheckSerializer} (one synchronous upload per send).
+ * Pipelined: {@link ClaimCheckProducer} with {@code claimcheck.write.max.inflight} 16, and again
+ * with {@code claimcheck.write.pack.max.claims} 8. Every pass counts the store's PUTs. Each round
+ * runs all three with the latency and without it, and once end to end: the pipelined producer
+ * sending while a {@link PrefetchingConsumer} (with the same latency on GETs) reads and redeems
+ * every value on another thread, timed until the last value is redeemed and checked. With {@code
+ * store=memory} the claims go to an in-memory store whose PUTs (and GETs) take the latency, without
+ * HTTP: what the library itself costs, apart from this one-JVM S3 rig's CPU.
  *
  * <pre>
  *   mvn -B -pl benchmarks -am package -DskipTests
@@ -100,10 +100,17 @@ public final class ProducerHarness {
     int rounds = arg(args, 3, 1);
     boolean inMemory = args.length > 4 && args[4].equals("memory");
     ProducerHarness h = new ProducerHarness(records, valueBytes, inMemory);
-    System.out.printf((inMemory ? "memory store (latency spent in the store, no HTTP)"
-        : "S3 (S3Proxy behind a WireMock fault proxy)") + ": %d values of %d B, 8 keys, "
-        + "4 partitions, %d round(s); %d cores, Java %s%n", records, valueBytes, rounds,
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+    System.out.printf(
+        (inMemory
+                ? "memory store (latency spent in the store, no HTTP)"
+                : "S3 (S3Proxy behind a WireMock fault proxy)")
+            + ": %d values of %d B, 8 keys, "
+            + "4 partitions, %d round(s); %d cores, Java %s%n",
+        records,
+        valueBytes,
+        rounds,
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"));
     try {
       h.pass("warm-up (pipelined, 0 ms)", Mode.PIPELINED, Duration.ZERO);
       for (int round = 1; round <= rounds; round++) {
@@ -116,13 +123,27 @@ public final class ProducerHarness {
         long pack0 = h.pass("producer+8-packs, 0 ms", Mode.PACKED, Duration.ZERO);
         long e2e = h.endToEnd(Mode.PIPELINED, lat);
         long e2eBase = h.endToEnd(Mode.SERIALIZER, lat);
-        System.out.printf("round %d: %d ms PUT: serializer %.0f ms, producer %.0f ms (%.1fx), "
+        System.out.printf(
+            "round %d: %d ms PUT: serializer %.0f ms, producer %.0f ms (%.1fx), "
                 + "packed %.0f ms (%.1fx) | 0 ms: serializer %.0f ms, producer %.0f ms (%.1fx), "
                 + "packed %.0f ms (%.1fx) | end to end (%d ms PUT and GET, prefetching consumer): "
                 + "serializer %.0f ms, producer %.0f ms (%.1fx)%n",
-            round, latencyMs, base / 1e6, pipe / 1e6, (double) base / pipe, pack / 1e6,
-            (double) base / pack, base0 / 1e6, pipe0 / 1e6, (double) base0 / pipe0, pack0 / 1e6,
-            (double) base0 / pack0, latencyMs, e2eBase / 1e6, e2e / 1e6, (double) e2eBase / e2e);
+            round,
+            latencyMs,
+            base / 1e6,
+            pipe / 1e6,
+            (double) base / pipe,
+            pack / 1e6,
+            (double) base / pack,
+            base0 / 1e6,
+            pipe0 / 1e6,
+            (double) base0 / pipe0,
+            pack0 / 1e6,
+            (double) base0 / pack0,
+            latencyMs,
+            e2eBase / 1e6,
+            e2e / 1e6,
+            (double) e2eBase / e2e);
       }
     } finally {
       if (h.proxy != null) {
@@ -134,7 +155,11 @@ public final class ProducerHarness {
     System.exit(0);
   }
 
-  private enum Mode { SERIALIZER, PIPELINED, PACKED }
+  private enum Mode {
+    SERIALIZER,
+    PIPELINED,
+    PACKED
+  }
 
   private static int arg(String[] args, int i, int otherwise) {
     return args.length > i ? Integer.parseInt(args[i]) : otherwise;
@@ -201,10 +226,12 @@ public final class ProducerHarness {
       producer.partitionsFor(topic); // metadata before the clock starts
       latency(latency, false);
       long took = send(producer, topic);
-      long puts = memory != null ? memory.count(MemoryStore.Op.PUT) - putsBefore
-          : proxy.requestCount("PUT");
-      System.out.printf("  %-32s %7.0f ms  %.3f PUTs/record%n", name, took / 1e6,
-          (double) puts / records);
+      long puts =
+          memory != null
+              ? memory.count(MemoryStore.Op.PUT) - putsBefore
+              : proxy.requestCount("PUT");
+      System.out.printf(
+          "  %-32s %7.0f ms  %.3f PUTs/record%n", name, took / 1e6, (double) puts / records);
       return took;
     }
   }
@@ -249,27 +276,34 @@ public final class ProducerHarness {
         ClaimCheck redeemer = ClaimCheck.open(claimCheck)) {
       producer.partitionsFor(topic);
       latency(latency, true);
-      Thread reader = new Thread(() -> {
-        try {
-          int seen = 0;
-          while (seen < records) {
-            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-              if (r.headers().lastHeader(ClaimCheckHeaders.VALUE_MARKER) == null) {
-                throw new AssertionError("an unmarked record");
-              }
-              byte[] v = redeemer.redeem(RefCodec.decode(r.value()),
-                  redeemer.ticker().read() + Duration.ofSeconds(60).toNanos()).join();
-              if (!Arrays.equals(v, values[ByteBuffer.wrap(v).getInt()])) {
-                throw new AssertionError("wrong bytes at offset " + r.offset());
-              }
-              seen++;
-            }
-          }
-          doneAt[0] = System.nanoTime();
-        } catch (Throwable t) {
-          failed[0] = t;
-        }
-      }, "e2e-reader");
+      Thread reader =
+          new Thread(
+              () -> {
+                try {
+                  int seen = 0;
+                  while (seen < records) {
+                    for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                      if (r.headers().lastHeader(ClaimCheckHeaders.VALUE_MARKER) == null) {
+                        throw new AssertionError("an unmarked record");
+                      }
+                      byte[] v =
+                          redeemer
+                              .redeem(
+                                  RefCodec.decode(r.value()),
+                                  redeemer.ticker().read() + Duration.ofSeconds(60).toNanos())
+                              .join();
+                      if (!Arrays.equals(v, values[ByteBuffer.wrap(v).getInt()])) {
+                        throw new AssertionError("wrong bytes at offset " + r.offset());
+                      }
+                      seen++;
+                    }
+                  }
+                  doneAt[0] = System.nanoTime();
+                } catch (Throwable t) {
+                  failed[0] = t;
+                }
+              },
+              "e2e-reader");
       long start = System.nanoTime();
       reader.start();
       send(producer, topic);
@@ -278,8 +312,8 @@ public final class ProducerHarness {
         throw new AssertionError("end to end failed", failed[0]);
       }
       long took = doneAt[0] - start;
-      System.out.printf("  %-32s %7.0f ms%n", "end to end, " + mode.name().toLowerCase(),
-          took / 1e6);
+      System.out.printf(
+          "  %-32s %7.0f ms%n", "end to end, " + mode.name().toLowerCase(), took / 1e6);
       return took;
     }
   }

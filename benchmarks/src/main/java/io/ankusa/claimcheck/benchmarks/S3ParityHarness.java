@@ -48,20 +48,20 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@code claimcheck.s3.http.client=crt}.
  *
  * <p>Every round runs every cell (size × threads × GET/PUT × candidate) for the same time, the
- * candidates in a rotated order, so slow drift of the shared machine's load hits all of them
- * alike; a figure is MiB/s of values, and its ratio is taken against the fastest raw client of the
- * same cell in the same round. Each cell also reports the client side's CPU per MiB (the process's
- * CPU time less S3Proxy's threads', per MiB moved: steadier than MiB/s on a shared machine, where
- * throughput follows the CPU share the scheduler gives us), the CPU share of S3Proxy's threads (Jetty's
- * {@code qtp*} pool) in the whole process and the load average, so a reader sees when the server
- * or the machine, not the client, sets the pace.
+ * candidates in a rotated order, so slow drift of the shared machine's load hits all of them alike;
+ * a figure is MiB/s of values, and its ratio is taken against the fastest raw client of the same
+ * cell in the same round. Each cell also reports the client side's CPU per MiB (the process's CPU
+ * time less S3Proxy's threads', per MiB moved: steadier than MiB/s on a shared machine, where
+ * throughput follows the CPU share the scheduler gives us), the CPU share of S3Proxy's threads
+ * (Jetty's {@code qtp*} pool) in the whole process and the load average, so a reader sees when the
+ * server or the machine, not the client, sets the pace.
  *
  * <p>GETs cycle through a pool of claims, each thread its own slice; our cache is off ({@code
  * claimcheck.cache.max.bytes=0}), so every redeem is a store GET, as on a fresh consumer (the
- * cache's put is one map insert, not measured here); the raw clients GET the very same
- * pack objects (whole objects: the claim plus a 40-odd byte pack header). Raw PUTs overwrite a few
- * keys per thread; ours mints a fresh pack per value (put-if-absent) and the harness deletes them
- * after each cell, untimed.
+ * cache's put is one map insert, not measured here); the raw clients GET the very same pack objects
+ * (whole objects: the claim plus a 40-odd byte pack header). Raw PUTs overwrite a few keys per
+ * thread; ours mints a fresh pack per value (put-if-absent) and the harness deletes them after each
+ * cell, untimed.
  *
  * <pre>
  *   mvn -B -pl benchmarks -am package -DskipTests
@@ -94,8 +94,10 @@ public final class S3ParityHarness {
   private final Map<Integer, byte[]> values = new HashMap<>();
   private final Map<Integer, Deserializer<byte[]>[]> deserializers = new HashMap<>();
   private final Map<Integer, Serializer<byte[]>[]> serializers = new HashMap<>();
+
   /** Ours again with {@code claimcheck.s3.http.client=crt} (candidates {@code ours-*-crt}). */
   private final Map<Integer, Deserializer<byte[]>[]> crtDeserializers = new HashMap<>();
+
   private final Map<Integer, Serializer<byte[]>[]> crtSerializers = new HashMap<>();
   private final int maxThreads;
   private volatile int cellThreads = 1;
@@ -120,15 +122,16 @@ public final class S3ParityHarness {
         .forEach(k -> config.put(k, System.getProperty(k)));
     netty = async(NettyNioAsyncHttpClient.builder().maxConcurrency(128).build());
     crt = async(AwsCrtAsyncHttpClient.builder().maxConcurrency(128).build());
-    apache = S3Client.builder()
-        .httpClient(Apache5HttpClient.builder().maxConnections(128).build())
-        .endpointOverride(s3.endpoint())
-        .region(Region.of(s3.region()))
-        .forcePathStyle(true)
-        .credentialsProvider(credentials())
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .build();
+    apache =
+        S3Client.builder()
+            .httpClient(Apache5HttpClient.builder().maxConnections(128).build())
+            .endpointOverride(s3.endpoint())
+            .region(Region.of(s3.region()))
+            .forcePathStyle(true)
+            .credentialsProvider(credentials())
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .build();
   }
 
   private String extraKeys() {
@@ -138,7 +141,8 @@ public final class S3ParityHarness {
   }
 
   private StaticCredentialsProvider credentials() {
-    return StaticCredentialsProvider.create(AwsBasicCredentials.create(s3.accessKey(), s3.secretKey()));
+    return StaticCredentialsProvider.create(
+        AwsBasicCredentials.create(s3.accessKey(), s3.secretKey()));
   }
 
   /** The raw async client, configured as ours is: no checksums beyond what S3 requires. */
@@ -164,10 +168,16 @@ public final class S3ParityHarness {
     EmbeddedS3 s3 = EmbeddedS3.start();
     S3ParityHarness h = new S3ParityHarness(s3, maxThreads);
     try {
-      System.out.printf("S3ParityHarness: %d s per cell, %d rounds (+1 warm-up), sizes %s, threads %s,"
+      System.out.printf(
+          "S3ParityHarness: %d s per cell, %d rounds (+1 warm-up), sizes %s, threads %s,"
               + " %d cores, load %s, JVM %s, our extra config: %s%n",
-          seconds, rounds, Arrays.toString(sizes), Arrays.toString(threads),
-          Runtime.getRuntime().availableProcessors(), load(), System.getProperty("java.version"),
+          seconds,
+          rounds,
+          Arrays.toString(sizes),
+          Arrays.toString(threads),
+          Runtime.getRuntime().availableProcessors(),
+          load(),
+          System.getProperty("java.version"),
           h.extraKeys());
       for (int size : sizes) {
         h.seed(size);
@@ -184,17 +194,23 @@ public final class S3ParityHarness {
                 got.put(c.candidate(), h.measure(c.op(), t, size, round == 0 ? 1 : seconds));
                 h.cleanUp();
               }
-              double fastestRaw = got.entrySet().stream()
-                  .filter(e -> e.getKey().startsWith("raw"))
-                  .mapToDouble(e -> e.getValue()[0]).max().orElse(Double.NaN);
+              double fastestRaw =
+                  got.entrySet().stream()
+                      .filter(e -> e.getKey().startsWith("raw"))
+                      .mapToDouble(e -> e.getValue()[0])
+                      .max()
+                      .orElse(Double.NaN);
               for (Map.Entry<String, double[]> e : got.entrySet()) {
                 double[] v = e.getValue();
-                String row = String.format("%-4s %4d KiB %2d thr %-14s", dir, size >> 10, t, e.getKey());
-                System.out.printf("round %d %s %8.1f MiB/s  %5.2fx fastest raw  s3proxy cpu %4.1f%%"
+                String row =
+                    String.format("%-4s %4d KiB %2d thr %-14s", dir, size >> 10, t, e.getKey());
+                System.out.printf(
+                    "round %d %s %8.1f MiB/s  %5.2fx fastest raw  s3proxy cpu %4.1f%%"
                         + "  process cpu %5.2f cores  client cpu %5.2f ms/MiB  load %s%n",
                     round, row, v[0], v[0] / fastestRaw, 100 * v[1], v[2], v[4], v[3]);
                 if (round > 0) {
-                  results.computeIfAbsent(row, k -> new ArrayList<>())
+                  results
+                      .computeIfAbsent(row, k -> new ArrayList<>())
                       .add(new double[] {v[0], v[0] / fastestRaw, v[1], v[3], v[4]});
                 }
               }
@@ -202,18 +218,27 @@ public final class S3ParityHarness {
           }
         }
       }
-      System.out.printf("%nmedian of %d rounds (ratio: per round, to the fastest raw client of that"
-          + " round's cell)%n", rounds);
-      System.out.printf("%-32s %10s %8s %10s %14s %6s%n", "cell", "MiB/s", "ratio", "s3proxy",
-          "client ms/MiB", "load");
+      System.out.printf(
+          "%nmedian of %d rounds (ratio: per round, to the fastest raw client of that"
+              + " round's cell)%n",
+          rounds);
+      System.out.printf(
+          "%-32s %10s %8s %10s %14s %6s%n",
+          "cell", "MiB/s", "ratio", "s3proxy", "client ms/MiB", "load");
       for (Map.Entry<String, List<double[]>> e : results.entrySet()) {
-        System.out.printf("%-32s %10.1f %7.2fx %9.1f%% %14.2f %6.1f%n", e.getKey(),
-            median(e.getValue(), 0), median(e.getValue(), 1), 100 * median(e.getValue(), 2),
-            median(e.getValue(), 4), median(e.getValue(), 3));
+        System.out.printf(
+            "%-32s %10.1f %7.2fx %9.1f%% %14.2f %6.1f%n",
+            e.getKey(),
+            median(e.getValue(), 0),
+            median(e.getValue(), 1),
+            100 * median(e.getValue(), 2),
+            median(e.getValue(), 4),
+            median(e.getValue(), 3));
       }
       System.out.printf("%nCPU by thread group over the whole run (ms):%n");
       CpuSample.byGroup().entrySet().stream()
-          .sorted((a, b) -> Long.compare(b.getValue(), a.getValue())).limit(12)
+          .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+          .limit(12)
           .forEach(e -> System.out.printf("  %-40s %8d%n", e.getKey(), e.getValue() / 1_000_000));
     } finally {
       h.close();
@@ -234,7 +259,9 @@ public final class S3ParityHarness {
     return s;
   }
 
-  /** Checks in the GET pool of {@code size} through our serializer and checks one redeem each way. */
+  /**
+   * Checks in the GET pool of {@code size} through our serializer and checks one redeem each way.
+   */
   @SuppressWarnings("unchecked")
   private void seed(int size) throws Exception {
     byte[] value = new byte[size];
@@ -274,12 +301,16 @@ public final class S3ParityHarness {
         || !Arrays.equals(value, cds[0].deserialize("parity", marked, r.get(r.size() - 1)))) {
       throw new AssertionError("our redeem returned other bytes");
     }
-    byte[] whole = netty.getObject(b -> b.bucket(BUCKET).key(k.get(0)),
-        AsyncResponseTransformer.toBytes()).join().asByteArrayUnsafe();
+    byte[] whole =
+        netty
+            .getObject(b -> b.bucket(BUCKET).key(k.get(0)), AsyncResponseTransformer.toBytes())
+            .join()
+            .asByteArrayUnsafe();
     if (whole.length < size) {
       throw new AssertionError("the pack object is shorter than its claim: " + whole.length);
     }
-    System.out.printf("seeded %d claims of %d B (pack objects of %d B)%n", pool, size, whole.length);
+    System.out.printf(
+        "seeded %d claims of %d B (pack objects of %d B)%n", pool, size, whole.length);
   }
 
   private List<Cell> cells(int size, String dir, String only) {
@@ -289,43 +320,89 @@ public final class S3ParityHarness {
     int pool = kk.size();
     List<Cell> cells = new ArrayList<>();
     if (dir.equals("GET")) {
-      cells.add(new Cell("raw-netty", (t, n) -> check(netty.getObject(
-          b -> b.bucket(BUCKET).key(kk.get(index(t, n, pool))),
-          AsyncResponseTransformer.toBytes()).join().asByteArrayUnsafe(), size)));
-      cells.add(new Cell("raw-apache5", (t, n) -> check(apache.getObject(
-          b -> b.bucket(BUCKET).key(kk.get(index(t, n, pool))),
-          ResponseTransformer.toBytes()).asByteArrayUnsafe(), size)));
-      cells.add(new Cell("raw-crt", (t, n) -> check(crt.getObject(
-          b -> b.bucket(BUCKET).key(kk.get(index(t, n, pool))),
-          AsyncResponseTransformer.toBytes()).join().asByteArrayUnsafe(), size)));
+      cells.add(
+          new Cell(
+              "raw-netty",
+              (t, n) ->
+                  check(
+                      netty
+                          .getObject(
+                              b -> b.bucket(BUCKET).key(kk.get(index(t, n, pool))),
+                              AsyncResponseTransformer.toBytes())
+                          .join()
+                          .asByteArrayUnsafe(),
+                      size)));
+      cells.add(
+          new Cell(
+              "raw-apache5",
+              (t, n) ->
+                  check(
+                      apache
+                          .getObject(
+                              b -> b.bucket(BUCKET).key(kk.get(index(t, n, pool))),
+                              ResponseTransformer.toBytes())
+                          .asByteArrayUnsafe(),
+                      size)));
+      cells.add(
+          new Cell(
+              "raw-crt",
+              (t, n) ->
+                  check(
+                      crt.getObject(
+                              b -> b.bucket(BUCKET).key(kk.get(index(t, n, pool))),
+                              AsyncResponseTransformer.toBytes())
+                          .join()
+                          .asByteArrayUnsafe(),
+                      size)));
       for (boolean onCrt : new boolean[] {false, true}) {
         Deserializer<byte[]>[] ds = (onCrt ? crtDeserializers : deserializers).get(size);
-        cells.add(new Cell(onCrt ? "ours-deser-crt" : "ours-deser", (t, n) -> {
-          Headers h = NewHeaders.create();
-          ClaimCheckHeaders.mark(h, false);
-          byte[] got = ds[t].deserialize("parity", h, rr.get(index(t, n, pool)));
-          if (got.length != size) {
-            throw new AssertionError("redeemed " + got.length + " B");
-          }
-        }));
+        cells.add(
+            new Cell(
+                onCrt ? "ours-deser-crt" : "ours-deser",
+                (t, n) -> {
+                  Headers h = NewHeaders.create();
+                  ClaimCheckHeaders.mark(h, false);
+                  byte[] got = ds[t].deserialize("parity", h, rr.get(index(t, n, pool)));
+                  if (got.length != size) {
+                    throw new AssertionError("redeemed " + got.length + " B");
+                  }
+                }));
       }
     } else {
-      cells.add(new Cell("raw-netty", (t, n) -> netty.putObject(
-          b -> b.bucket(BUCKET).key("raw/netty/" + t + "/" + (n & 7)),
-          AsyncRequestBody.fromBytes(value)).join()));
-      cells.add(new Cell("raw-apache5", (t, n) -> apache.putObject(
-          b -> b.bucket(BUCKET).key("raw/apache/" + t + "/" + (n & 7)),
-          RequestBody.fromBytes(value))));
-      cells.add(new Cell("raw-crt", (t, n) -> crt.putObject(
-          b -> b.bucket(BUCKET).key("raw/crt/" + t + "/" + (n & 7)),
-          AsyncRequestBody.fromBytes(value)).join()));
+      cells.add(
+          new Cell(
+              "raw-netty",
+              (t, n) ->
+                  netty
+                      .putObject(
+                          b -> b.bucket(BUCKET).key("raw/netty/" + t + "/" + (n & 7)),
+                          AsyncRequestBody.fromBytes(value))
+                      .join()));
+      cells.add(
+          new Cell(
+              "raw-apache5",
+              (t, n) ->
+                  apache.putObject(
+                      b -> b.bucket(BUCKET).key("raw/apache/" + t + "/" + (n & 7)),
+                      RequestBody.fromBytes(value))));
+      cells.add(
+          new Cell(
+              "raw-crt",
+              (t, n) ->
+                  crt.putObject(
+                          b -> b.bucket(BUCKET).key("raw/crt/" + t + "/" + (n & 7)),
+                          AsyncRequestBody.fromBytes(value))
+                      .join()));
       for (boolean onCrt : new boolean[] {false, true}) {
         Serializer<byte[]>[] ss = (onCrt ? crtSerializers : serializers).get(size);
-        cells.add(new Cell(onCrt ? "ours-ser-crt" : "ours-ser", (t, n) -> {
-          byte[] ref = ss[t].serialize("parity", NewHeaders.create(), value);
-          ClaimRef cr = RefCodec.decode(ref);
-          oursPut.add(PREFIX + cr.tenant().value() + "/" + cr.packId().hex());
-        }));
+        cells.add(
+            new Cell(
+                onCrt ? "ours-ser-crt" : "ours-ser",
+                (t, n) -> {
+                  byte[] ref = ss[t].serialize("parity", NewHeaders.create(), value);
+                  ClaimRef cr = RefCodec.decode(ref);
+                  oursPut.add(PREFIX + cr.tenant().value() + "/" + cr.packId().hex());
+                }));
       }
     }
     if (!only.equals("all")) {
@@ -350,8 +427,8 @@ public final class S3ParityHarness {
   }
 
   /**
-   * Runs {@code op} on {@code threads} threads for {@code seconds}; returns {MiB/s, S3Proxy's
-   * share of the process CPU, process CPU in cores, load average, client CPU ms per MiB}.
+   * Runs {@code op} on {@code threads} threads for {@code seconds}; returns {MiB/s, S3Proxy's share
+   * of the process CPU, process CPU in cores, load average, client CPU ms per MiB}.
    */
   private double[] measure(Op op, int threads, int size, int seconds) throws Exception {
     cellThreads = threads;
@@ -363,19 +440,22 @@ public final class S3ParityHarness {
     List<Thread> workers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
       int t = i;
-      Thread w = new Thread(() -> {
-        ready.countDown();
-        try {
-          go.await();
-          long n = 0;
-          while (!stop.get()) {
-            op.run(t, n++);
-            counts[t]++;
-          }
-        } catch (Throwable e) {
-          failed.compareAndSet(null, e);
-        }
-      }, "parity-" + i);
+      Thread w =
+          new Thread(
+              () -> {
+                ready.countDown();
+                try {
+                  go.await();
+                  long n = 0;
+                  while (!stop.get()) {
+                    op.run(t, n++);
+                    counts[t]++;
+                  }
+                } catch (Throwable e) {
+                  failed.compareAndSet(null, e);
+                }
+              },
+              "parity-" + i);
       w.start();
       workers.add(w);
     }
@@ -398,7 +478,9 @@ public final class S3ParityHarness {
     double processCpu = after.process - before.process;
     double server = after.serverSince(before);
     double clientCpuMsPerMib = (processCpu - server) / 1e6 / (ops * (double) size / (1 << 20));
-    return new double[] {mibs, server / processCpu, processCpu / took, loadValue(), clientCpuMsPerMib};
+    return new double[] {
+      mibs, server / processCpu, processCpu / took, loadValue(), clientCpuMsPerMib
+    };
   }
 
   /** Deletes what our serializer checked in during the last cell (untimed). */
@@ -454,12 +536,15 @@ public final class S3ParityHarness {
   private record CpuSample(long process, Map<Long, Long> server) {
     /** Thread name without digits, so pools fold into one line. */
     static Map<String, Long> byGroup() {
-      java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+      java.lang.management.ThreadMXBean mx =
+          java.lang.management.ManagementFactory.getThreadMXBean();
       Map<String, Long> groups = new HashMap<>();
       for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
         if (info != null) {
-          groups.merge(info.getThreadName().replaceAll("[0-9]+", "#"),
-              Math.max(0, mx.getThreadCpuTime(info.getThreadId())), Long::sum);
+          groups.merge(
+              info.getThreadName().replaceAll("[0-9]+", "#"),
+              Math.max(0, mx.getThreadCpuTime(info.getThreadId())),
+              Long::sum);
         }
       }
       return groups;
@@ -467,9 +552,10 @@ public final class S3ParityHarness {
 
     static CpuSample take() {
       com.sun.management.OperatingSystemMXBean os =
-          (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-              .getOperatingSystemMXBean();
-      java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+          (com.sun.management.OperatingSystemMXBean)
+              java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+      java.lang.management.ThreadMXBean mx =
+          java.lang.management.ManagementFactory.getThreadMXBean();
       Map<Long, Long> server = new HashMap<>();
       for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds())) {
         if (info != null && info.getThreadName().startsWith("S3Proxy-Jetty")) {

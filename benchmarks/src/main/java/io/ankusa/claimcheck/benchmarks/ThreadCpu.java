@@ -16,10 +16,10 @@ import java.util.TreeMap;
  * #start} and {@link #stop}, the sampler's state guarded by {@code this}.
  *
  * <p>Invariants: {@code first} holds each thread's CPU when first seen (0 for a thread born after
- * the start sample, whose CPU is all inside the pass), {@code last} its CPU at the latest sample;
- * a thread's share is {@code last - first}. A thread that dies between two samples loses at most
- * one tick of CPU; one born and dead within a tick is lost entirely. The JVM's own threads (GC,
- * JIT, VM thread) are no Java threads: with {@code --add-exports
+ * the start sample, whose CPU is all inside the pass), {@code last} its CPU at the latest sample; a
+ * thread's share is {@code last - first}. A thread that dies between two samples loses at most one
+ * tick of CPU; one born and dead within a tick is lost entirely. The JVM's own threads (GC, JIT, VM
+ * thread) are no Java threads: with {@code --add-exports
  * java.management/sun.management=ALL-UNNAMED} their CPU is read at start and stop from HotSpot's
  * internal thread MBean (GC and JIT groups); without it they fall into {@link Group#JVM_AND_LOST},
  * the process's CPU less every thread counted.
@@ -179,24 +179,37 @@ final class ThreadCpu {
     if (n.equals("main")) {
       return Group.APP;
     }
-    if (n.startsWith("kafka-producer-network-thread") || n.startsWith("kafka-coordinator-heartbeat")
+    if (n.startsWith("kafka-producer-network-thread")
+        || n.startsWith("kafka-coordinator-heartbeat")
         || n.startsWith("consumer_background_thread")) {
       return Group.KAFKA_CLIENT;
     }
-    if (n.startsWith("claimcheck-") || n.startsWith("sdk-") || n.startsWith("aws-")
-        || n.startsWith("AwsEventLoop") || n.startsWith("AwsHostResolver")
-        || n.startsWith("AWSCommon") || n.startsWith("Aws")) {
+    if (n.startsWith("claimcheck-")
+        || n.startsWith("sdk-")
+        || n.startsWith("aws-")
+        || n.startsWith("AwsEventLoop")
+        || n.startsWith("AwsHostResolver")
+        || n.startsWith("AWSCommon")
+        || n.startsWith("Aws")) {
       return Group.CLAIMCHECK;
     }
     if (n.startsWith("kafka-admin-client-thread") || n.startsWith("harness-")) {
       return Group.HARNESS;
     }
-    if (n.startsWith("data-plane-") || n.startsWith("kafka-") || n.startsWith("broker-")
-        || n.startsWith("controller-") || n.startsWith("quorum-") || n.startsWith("raft-")
-        || n.startsWith("ExpirationReaper") || n.startsWith("group-coordinator")
-        || n.startsWith("LogDirFailureHandler") || n.startsWith("ReplicaFetcher")
-        || n.startsWith("transaction-") || n.startsWith("executor-")
-        || n.startsWith("share-") || n.startsWith("metrics-meter")) {
+    if (n.startsWith("data-plane-")
+        || n.startsWith("kafka-")
+        || n.startsWith("broker-")
+        || n.startsWith("controller-")
+        || n.startsWith("quorum-")
+        || n.startsWith("raft-")
+        || n.startsWith("ExpirationReaper")
+        || n.startsWith("group-coordinator")
+        || n.startsWith("LogDirFailureHandler")
+        || n.startsWith("ReplicaFetcher")
+        || n.startsWith("transaction-")
+        || n.startsWith("executor-")
+        || n.startsWith("share-")
+        || n.startsWith("metrics-meter")) {
       return Group.BROKER;
     }
     return Group.OTHER; // the names are printed per pass: reclassify here if one matters
@@ -206,10 +219,14 @@ final class ThreadCpu {
   @SuppressWarnings("unchecked")
   private static Map<String, Long> internalCpu() {
     try {
-      Object mbean = Class.forName("sun.management.ManagementFactoryHelper")
-          .getMethod("getHotspotThreadMBean").invoke(null);
-      return (Map<String, Long>) Class.forName("sun.management.HotspotThreadMBean")
-          .getMethod("getInternalThreadCpuTimes").invoke(mbean);
+      Object mbean =
+          Class.forName("sun.management.ManagementFactoryHelper")
+              .getMethod("getHotspotThreadMBean")
+              .invoke(null);
+      return (Map<String, Long>)
+          Class.forName("sun.management.HotspotThreadMBean")
+              .getMethod("getInternalThreadCpuTimes")
+              .invoke(mbean);
     } catch (ReflectiveOperationException | RuntimeException e) {
       return Map.of();
     }

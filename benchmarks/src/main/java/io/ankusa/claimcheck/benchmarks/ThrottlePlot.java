@@ -73,9 +73,13 @@ final class ThrottlePlot {
     Plots.write(
         png,
         "AIMD read limit and goodput while S3 throttles",
-        clients + " threads redeeming 16 KiB claims (cache off) from S3Proxy behind WireMock, "
-            + latencyMs + " ms per GET; throttle = 503 above " + cap
-            + " concurrent GETs; load average at end: " + load,
+        clients
+            + " threads redeeming 16 KiB claims (cache off) from S3Proxy behind WireMock, "
+            + latencyMs
+            + " ms per GET; throttle = 503 above "
+            + cap
+            + " concurrent GETs; load average at end: "
+            + load,
         "time (s)",
         false,
         List.of(

@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.benchmarks;
 
-import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.internal.reader.StoreStats;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
@@ -52,7 +52,6 @@ public final class ThrottlePlotHarness {
    * counts since the previous sample.
    */
   record Sample(double t, StoreStats stats, long ok, long failed, long gets) {}
-
 
   private final LongAdder ok = new LongAdder();
   private final LongAdder failed = new LongAdder();
@@ -105,8 +104,7 @@ public final class ThrottlePlotHarness {
       long start = System.nanoTime();
       // t (s) at which each phase starts; the proxy is switched as the clock passes them.
       double[] at = {0, 3, 13, 17, 19, 24};
-      String[] phase = {"free", "throttle above " + cap, "free", "503 SlowDown, every GET",
-          "free"};
+      String[] phase = {"free", "throttle above " + cap, "free", "503 SlowDown, every GET", "free"};
       int p = 0;
       long lastOk = 0;
       long lastFailed = 0;
@@ -174,24 +172,33 @@ public final class ThrottlePlotHarness {
       } catch (CompletionException e) {
         failed.increment();
         Throwable c = e.getCause();
-        String why = c instanceof ClaimCheckFailure f ? f.reason().toString()
-            : c.getClass().getSimpleName();
+        String why =
+            c instanceof ClaimCheckFailure f ? f.reason().toString() : c.getClass().getSimpleName();
         failures.computeIfAbsent(why, k -> new LongAdder()).increment();
       }
     }
   }
 
   private void print(List<Sample> samples, int clients, int cap, int latencyMs, String load) {
-    System.out.printf("clients %d, throttle cap %d, GET latency %d ms, %d claims of %d B, "
-        + "load average at start %s, at end %s%n", clients, cap, latencyMs, CLAIMS, VALUE_BYTES,
-        load, EndToEndHarness.loadAverage());
+    System.out.printf(
+        "clients %d, throttle cap %d, GET latency %d ms, %d claims of %d B, "
+            + "load average at start %s, at end %s%n",
+        clients, cap, latencyMs, CLAIMS, VALUE_BYTES, load, EndToEndHarness.loadAverage());
     System.out.println("t_s,limit,inflight,queued,ok_per_s,failed_per_s,gets_per_s");
     double before = 0;
     for (Sample s : samples) {
       double dt = s.t() - before; // the sampler does not wake every 100 ms on the dot
       before = s.t();
-      System.out.printf(Locale.ROOT, "%.2f,%d,%d,%d,%.0f,%.0f,%.0f%n", s.t(), s.stats().limit(),
-          s.stats().inflight(), s.stats().queued(), s.ok() / dt, s.failed() / dt, s.gets() / dt);
+      System.out.printf(
+          Locale.ROOT,
+          "%.2f,%d,%d,%d,%.0f,%.0f,%.0f%n",
+          s.t(),
+          s.stats().limit(),
+          s.stats().inflight(),
+          s.stats().queued(),
+          s.ok() / dt,
+          s.failed() / dt,
+          s.gets() / dt);
     }
     System.out.println("redeems ok " + ok.sum() + ", failed " + failed.sum() + " " + failures);
   }

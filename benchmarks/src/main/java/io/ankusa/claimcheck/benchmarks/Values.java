@@ -11,8 +11,8 @@ import java.util.Random;
  *
  * <p>Record {@code i} carries key {@code i} (4 bytes) and a value of {@code size} bytes: a window
  * of one random buffer starting {@code 4 * (i % 4096)} bytes in, whose first 4 bytes are then
- * overwritten with {@code i}. So every value is distinct and incompressible, building one costs
- * one copy (as a producer holding its value would have), and checking one needs no stored copy.
+ * overwritten with {@code i}. So every value is distinct and incompressible, building one costs one
+ * copy (as a producer holding its value would have), and checking one needs no stored copy.
  */
 final class Values {
 

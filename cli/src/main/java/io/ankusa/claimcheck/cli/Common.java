@@ -9,7 +9,9 @@ import picocli.CommandLine.Option;
 /** Options every command shares, and small helpers; a picocli mixin. */
 final class Common {
 
-  @Option(names = "--config", paramLabel = "FILE",
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
       description = "Properties: bootstrap.servers, client security settings, claimcheck.* keys.")
   Path config;
 
@@ -23,7 +25,10 @@ final class Common {
     return CliConfig.load(config);
   }
 
-  /** Parses {@code 90s}, {@code 10m}, {@code 1h}, {@code 2d}, {@code 500ms} or ISO-8601 {@code PT1H}. */
+  /**
+   * Parses {@code 90s}, {@code 10m}, {@code 1h}, {@code 2d}, {@code 500ms} or ISO-8601 {@code
+   * PT1H}.
+   */
   static final class DurationConverter implements ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {

@@ -1,6 +1,5 @@
 package io.ankusa.claimcheck.cli;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.collect.Collector;
 import io.ankusa.claimcheck.collect.LogScan;
 import io.ankusa.claimcheck.collect.RefVisitor;
@@ -8,6 +7,7 @@ import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.time.Ticker;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,8 +25,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code du}: packs and bytes per store and tenant (and how many are live); one run per instance. */
-@Command(name = "du", mixinStandardHelpOptions = true, footer = ExitCodes.FOOTER,
+/**
+ * {@code du}: packs and bytes per store and tenant (and how many are live); one run per instance.
+ */
+@Command(
+    name = "du",
+    mixinStandardHelpOptions = true,
+    footer = ExitCodes.FOOTER,
     description = "Packs and bytes per store and tenant; with --topics, how many are live.")
 final class DuCommand implements Callable<Integer> {
 
@@ -36,7 +41,9 @@ final class DuCommand implements Callable<Integer> {
   @Option(names = "--tenant", description = "Only this tenant (default: every tenant).")
   String tenant;
 
-  @Option(names = "--topics", paramLabel = "REGEX",
+  @Option(
+      names = "--topics",
+      paramLabel = "REGEX",
       description = "Also read these topics and count the live packs (named by a record).")
   Pattern topics;
 
@@ -46,13 +53,20 @@ final class DuCommand implements Callable<Integer> {
     Set<String> live = ConcurrentHashMap.newKeySet();
     boolean complete = true;
     if (topics != null) {
-      LogScan r = Collector.scan(config.all(), topics, 4, Duration.ofMinutes(2), Ticker.system(),
-          new RefVisitor() {
-            @Override
-            public void ref(String topic, int partition, long offset, String field, ClaimRef ref) {
-              live.add(ref.tenant().value() + "/" + ref.packId().hex());
-            }
-          });
+      LogScan r =
+          Collector.scan(
+              config.all(),
+              topics,
+              4,
+              Duration.ofMinutes(2),
+              Ticker.system(),
+              new RefVisitor() {
+                @Override
+                public void ref(
+                    String topic, int partition, long offset, String field, ClaimRef ref) {
+                  live.add(ref.tenant().value() + "/" + ref.packId().hex());
+                }
+              });
       complete = r.complete();
     }
     List<Map<String, Object>> rows = new ArrayList<>();
@@ -63,8 +77,14 @@ final class DuCommand implements Callable<Integer> {
         try {
           packs = Collector.packs(stores.get(i), i, tenant, Duration.ofSeconds(30));
         } catch (StoreException e) {
-          throw new CliException(ExitCodes.INCOMPLETE, "store " + i + " ("
-              + stores.get(i).describe() + ") could not be listed: " + e.getMessage());
+          throw new CliException(
+              ExitCodes.INCOMPLETE,
+              "store "
+                  + i
+                  + " ("
+                  + stores.get(i).describe()
+                  + ") could not be listed: "
+                  + e.getMessage());
         }
         Map<String, long[]> byTenant = new TreeMap<>();
         for (StoredPack p : packs) {
@@ -93,17 +113,24 @@ final class DuCommand implements Callable<Integer> {
     if (common.json) {
       out.println(Json.write(Map.of("stores", rows, "topics_complete", complete)));
     } else {
-      out.printf("%-5s %-20s %12s %16s %12s  %s%n", "store", "tenant", "packs", "bytes", "live",
-          "location");
+      out.printf(
+          "%-5s %-20s %12s %16s %12s  %s%n",
+          "store", "tenant", "packs", "bytes", "live", "location");
       for (Map<String, Object> r : rows) {
-        out.printf("%-5s %-20s %12s %16s %12s  %s%n", r.get("store"), r.get("tenant"),
-            r.get("packs"), r.get("bytes"), r.get("live_packs") == null ? "-" : r.get("live_packs"),
+        out.printf(
+            "%-5s %-20s %12s %16s %12s  %s%n",
+            r.get("store"),
+            r.get("tenant"),
+            r.get("packs"),
+            r.get("bytes"),
+            r.get("live_packs") == null ? "-" : r.get("live_packs"),
             r.get("location"));
       }
     }
     if (!complete) {
-      spec.commandLine().getErr().println(
-          "claimcheck: du: some partitions could not be read; live counts are low");
+      spec.commandLine()
+          .getErr()
+          .println("claimcheck: du: some partitions could not be read; live counts are low");
       return ExitCodes.INCOMPLETE;
     }
     return ExitCodes.OK;

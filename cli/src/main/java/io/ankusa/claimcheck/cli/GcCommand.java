@@ -1,12 +1,12 @@
 package io.ankusa.claimcheck.cli;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.collect.Collector;
 import io.ankusa.claimcheck.collect.GcOptions;
 import io.ankusa.claimcheck.collect.GcReport;
 import io.ankusa.claimcheck.collect.Progress;
 import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.time.Ticker;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,11 +23,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code gc}: wires the core collector to the command line; one run per instance. */
-@Command(name = "gc", mixinStandardHelpOptions = true, footer = ExitCodes.FOOTER,
-    description = {"Collect a tenant's unreferenced packs (mark and sweep). A dry run unless"
-        + " --delete.",
-        "Every topic that may hold the tenant's refs must match --topics: Streams changelog and"
-        + " repartition topics, dead-letter topics, and topics mirrored from other clusters."})
+@Command(
+    name = "gc",
+    mixinStandardHelpOptions = true,
+    footer = ExitCodes.FOOTER,
+    description = {
+      "Collect a tenant's unreferenced packs (mark and sweep). A dry run unless" + " --delete.",
+      "Every topic that may hold the tenant's refs must match --topics: Streams changelog and"
+          + " repartition topics, dead-letter topics, and topics mirrored from other clusters."
+    })
 final class GcCommand implements Callable<Integer> {
 
   /** The clock T0 is read on; tests set it to run "later" instead of sleeping through a grace. */
@@ -39,13 +43,20 @@ final class GcCommand implements Callable<Integer> {
   @Option(names = "--tenant", description = "Tenant to collect (default: claimcheck.tenant).")
   String tenant;
 
-  @Option(names = "--topics", required = true, paramLabel = "REGEX",
+  @Option(
+      names = "--topics",
+      required = true,
+      paramLabel = "REGEX",
       description = "Every topic whose whole name matches is read.")
   Pattern topics;
 
-  @Option(names = "--grace", paramLabel = "DURATION", converter = Common.DurationConverter.class,
-      defaultValue = "1h", description = "Keep packs written within this of T0 (default 1h,"
-          + " at least 10m without --force).")
+  @Option(
+      names = "--grace",
+      paramLabel = "DURATION",
+      converter = Common.DurationConverter.class,
+      defaultValue = "1h",
+      description =
+          "Keep packs written within this of T0 (default 1h," + " at least 10m without --force).")
   Duration grace;
 
   @Option(names = "--delete", description = "Delete (default: dry run, delete nothing).")
@@ -57,10 +68,15 @@ final class GcCommand implements Callable<Integer> {
   @Option(names = "--readers", defaultValue = "4", description = "Partitions read at once.")
   int readers;
 
-  @Option(names = "--batch", defaultValue = "1000", description = "Keys per batch delete (<= 1000).")
+  @Option(
+      names = "--batch",
+      defaultValue = "1000",
+      description = "Keys per batch delete (<= 1000).")
   int batch;
 
-  @Option(names = "--max-deletes", defaultValue = "" + Long.MAX_VALUE,
+  @Option(
+      names = "--max-deletes",
+      defaultValue = "" + Long.MAX_VALUE,
       description = "Delete at most this many packs this run (the rest next run).")
   long maxDeletes;
 
@@ -71,13 +87,18 @@ final class GcCommand implements Callable<Integer> {
   public Integer call() {
     CliConfig config = common.load();
     String t = tenant == null ? config.claimCheck().tenant() : tenant;
-    GcOptions options = GcOptions.of(t, topics).withGrace(grace, force).withDelete(delete)
-        .withReaders(readers).withDeleteBatch(batch, maxDeletes);
+    GcOptions options =
+        GcOptions.of(t, topics)
+            .withGrace(grace, force)
+            .withDelete(delete)
+            .withReaders(readers)
+            .withDeleteBatch(batch, maxDeletes);
     List<ClaimStore> stores = config.openStores();
     GcReport report;
     try {
-      report = Collector.create(config.all(), stores, clock, Ticker.system())
-          .run(options, verbose ? progress(spec.commandLine().getErr()) : Progress.NONE);
+      report =
+          Collector.create(config.all(), stores, clock, Ticker.system())
+              .run(options, verbose ? progress(spec.commandLine().getErr()) : Progress.NONE);
     } finally {
       CliConfig.close(stores);
     }
@@ -86,14 +107,20 @@ final class GcCommand implements Callable<Integer> {
     if (common.json) {
       out.println(Json.write(m));
     } else {
-      m.forEach((k, v) -> {
-        if (!(v instanceof List<?>)) {
-          out.printf("%-16s %s%n", k, v);
-        }
-      });
+      m.forEach(
+          (k, v) -> {
+            if (!(v instanceof List<?>)) {
+              out.printf("%-16s %s%n", k, v);
+            }
+          });
       for (StoredPack p : report.dryRun() ? report.deletable() : report.deleted()) {
-        out.printf("%s store %d %s %d bytes %s%n", report.dryRun() ? "would delete" : "deleted",
-            p.store(), p.key(), p.size(), p.lastModified());
+        out.printf(
+            "%s store %d %s %d bytes %s%n",
+            report.dryRun() ? "would delete" : "deleted",
+            p.store(),
+            p.key(),
+            p.size(),
+            p.lastModified());
       }
     }
     if (report.status() != GcReport.Status.OK) {

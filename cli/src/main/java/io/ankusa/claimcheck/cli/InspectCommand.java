@@ -36,7 +36,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code inspect}: decodes one ref, optionally redeems it saying which store answered. */
-@Command(name = "inspect", mixinStandardHelpOptions = true, footer = ExitCodes.FOOTER,
+@Command(
+    name = "inspect",
+    mixinStandardHelpOptions = true,
+    footer = ExitCodes.FOOTER,
     description = "Decode a ref (base64 or hex, or from a record) and optionally redeem it.")
 final class InspectCommand implements Callable<Integer> {
 
@@ -46,16 +49,25 @@ final class InspectCommand implements Callable<Integer> {
   @Parameters(arity = "0..1", paramLabel = "REF", description = "The ref, base64 or hex.")
   String ref;
 
-  @Option(names = "--topic") String topic;
-  @Option(names = "--partition", defaultValue = "0") int partition;
-  @Option(names = "--offset", defaultValue = "-1") long offset;
+  @Option(names = "--topic")
+  String topic;
+
+  @Option(names = "--partition", defaultValue = "0")
+  int partition;
+
+  @Option(names = "--offset", defaultValue = "-1")
+  long offset;
+
   @Option(names = "--key", description = "Take the record's key instead of its value.")
   boolean key;
 
   @Option(names = "--redeem", description = "Fetch and verify the claim.")
   boolean redeem;
 
-  @Option(names = "--out", paramLabel = "FILE", description = "With --redeem: write the claim here.")
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      description = "With --redeem: write the claim here.")
   Path outFile;
 
   @Override
@@ -65,8 +77,8 @@ final class InspectCommand implements Callable<Integer> {
     try {
       r = RefCodec.decode(bytes);
     } catch (MalformedRefException e) {
-      throw new CliException(ExitCodes.UNHEALTHY, "not a readable ref (" + e.reason() + "): "
-          + e.getMessage());
+      throw new CliException(
+          ExitCodes.UNHEALTHY, "not a readable ref (" + e.reason() + "): " + e.getMessage());
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("version", r.version());
@@ -100,10 +112,15 @@ final class InspectCommand implements Callable<Integer> {
       for (String k : keys) {
         for (int i = 0; i < stores.size(); i++) {
           try {
-            byte[] stored = stores.get(i).getRange(k, r.offset(), r.length(), Duration.ofSeconds(30))
-                .get(31, TimeUnit.SECONDS);
+            byte[] stored =
+                stores
+                    .get(i)
+                    .getRange(k, r.offset(), r.length(), Duration.ofSeconds(30))
+                    .get(31, TimeUnit.SECONDS);
             if (r.matches(stored)) {
-              m.put("answered_by", Map.of("store", i, "location", stores.get(i).describe(), "key", k));
+              m.put(
+                  "answered_by",
+                  Map.of("store", i, "location", stores.get(i).describe(), "key", k));
               break search;
             }
             misses.add("store " + i + " " + k + ": bytes do not match the ref (corrupt)");
@@ -140,11 +157,14 @@ final class InspectCommand implements Callable<Integer> {
     }
     CliConfig config = common.load();
     Map<String, Object> c = new HashMap<>();
-    config.all().forEach((k, v) -> {
-      if (!k.startsWith("claimcheck.")) {
-        c.put(k, v);
-      }
-    });
+    config
+        .all()
+        .forEach(
+            (k, v) -> {
+              if (!k.startsWith("claimcheck.")) {
+                c.put(k, v);
+              }
+            });
     c.remove(ConsumerConfig.GROUP_ID_CONFIG);
     c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -160,13 +180,15 @@ final class InspectCommand implements Callable<Integer> {
           if (rec.offset() == offset) {
             byte[] field = key ? rec.key() : rec.value();
             if (field == null) {
-              throw new CliException(ExitCodes.UNHEALTHY, tp + "@" + offset + " has a null "
-                  + (key ? "key" : "value"));
+              throw new CliException(
+                  ExitCodes.UNHEALTHY,
+                  tp + "@" + offset + " has a null " + (key ? "key" : "value"));
             }
             return field;
           }
-          throw new CliException(ExitCodes.UNHEALTHY, tp + " has no record at offset " + offset
-              + " (next is " + rec.offset() + ")");
+          throw new CliException(
+              ExitCodes.UNHEALTHY,
+              tp + " has no record at offset " + offset + " (next is " + rec.offset() + ")");
         }
       }
     } catch (org.apache.kafka.common.KafkaException e) {

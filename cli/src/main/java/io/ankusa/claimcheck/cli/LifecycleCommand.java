@@ -6,13 +6,17 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /** Prints the bucket lifecycle configuration we recommend: stateless. */
-@Command(name = "lifecycle", mixinStandardHelpOptions = true, footer = ExitCodes.FOOTER,
-    description = "Print the S3 lifecycle configuration we recommend (aborts incomplete multipart"
-        + " uploads after a day; expires nothing).")
+@Command(
+    name = "lifecycle",
+    mixinStandardHelpOptions = true,
+    footer = ExitCodes.FOOTER,
+    description =
+        "Print the S3 lifecycle configuration we recommend (aborts incomplete multipart"
+            + " uploads after a day; expires nothing).")
 final class LifecycleCommand implements Callable<Integer> {
 
   @Mixin Common common;
@@ -39,7 +43,8 @@ final class LifecycleCommand implements Callable<Integer> {
     out.println("Recommended lifecycle rule (one rule, nothing that expires data):");
     out.println("  - abort incomplete multipart uploads 1 day after they started (a crashed large");
     out.println("    check-in leaves parts that are billed but never become a pack).");
-    out.println("Never add an expiration rule: compacted topics keep records forever and producers");
+    out.println(
+        "Never add an expiration rule: compacted topics keep records forever and producers");
     out.println("may set old timestamps; use 'claimcheck gc' to delete unreferenced packs.");
     out.println();
     out.println("aws s3api put-bucket-lifecycle-configuration --bucket BUCKET \\");

@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What one {@code scan} found, in memory bounded whatever the topics' size: a count per outcome,
- * the first {@code maxProblems} problem records (and how many there were), and the outcomes of
- * the last {@code rememberedClaims} claims, so a claim named by many records nearby is redeemed
- * once; thread-safe.
+ * the first {@code maxProblems} problem records (and how many there were), and the outcomes of the
+ * last {@code rememberedClaims} claims, so a claim named by many records nearby is redeemed once;
+ * thread-safe.
  *
  * <p>A claim forgotten and named again is redeemed again: it costs a GET, never a wrong count.
  */
@@ -35,12 +35,13 @@ final class ScanTally {
     }
     this.maxProblems = maxProblems;
     COUNTS.forEach(k -> counts.put(k, new LongAdder()));
-    this.recent = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<ClaimRef, CompletableFuture<String>> e) {
-        return size() > rememberedClaims;
-      }
-    };
+    this.recent =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<ClaimRef, CompletableFuture<String>> e) {
+            return size() > rememberedClaims;
+          }
+        };
   }
 
   /**

@@ -4,7 +4,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code store}: commands on the stores themselves; only groups its subcommands. */
-@Command(name = "store", mixinStandardHelpOptions = true, footer = ExitCodes.FOOTER,
+@Command(
+    name = "store",
+    mixinStandardHelpOptions = true,
+    footer = ExitCodes.FOOTER,
     description = "Commands on the claim stores themselves.",
     subcommands = {StoreInitCommand.class})
 final class StoreCommand implements Runnable {

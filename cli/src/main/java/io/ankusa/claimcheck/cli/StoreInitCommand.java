@@ -24,16 +24,22 @@ import picocli.CommandLine.Spec;
  * marked is left as it is; a non-empty directory without the marker, a file or a missing parent is
  * refused. Other schemes need no initialization and are reported as such.
  */
-@Command(name = "init", mixinStandardHelpOptions = true, footer = ExitCodes.FOOTER,
-    description = "Create the file:// stores of --config FILE (or the URIs given): a missing root "
-        + "whose parent exists is created, an empty directory is marked as a store; run it once, "
-        + "with the volume mounted. Refuses a non-empty directory without the store's marker.")
+@Command(
+    name = "init",
+    mixinStandardHelpOptions = true,
+    footer = ExitCodes.FOOTER,
+    description =
+        "Create the file:// stores of --config FILE (or the URIs given): a missing root "
+            + "whose parent exists is created, an empty directory is marked as a store; run it once, "
+            + "with the volume mounted. Refuses a non-empty directory without the store's marker.")
 final class StoreInitCommand implements Callable<Integer> {
 
   @Mixin Common common;
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "URI", arity = "0..*",
+  @Parameters(
+      paramLabel = "URI",
+      arity = "0..*",
       description = "Store URIs (file:///path) instead of the stores of --config.")
   List<String> uris = new ArrayList<>();
 
@@ -80,8 +86,7 @@ final class StoreInitCommand implements Callable<Integer> {
       return CliConfig.load(common.config, false).claimCheck().stores();
     }
     try {
-      return new ClaimCheckConfig(Map.of(ClaimCheckConfig.STORES, String.join(",", uris)))
-          .stores();
+      return new ClaimCheckConfig(Map.of(ClaimCheckConfig.STORES, String.join(",", uris))).stores();
     } catch (ConfigException e) {
       throw new CliException(ExitCodes.CONFIG, "bad store URI: " + e.getMessage());
     }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.FaultProxy;
@@ -35,9 +35,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The CLI driven through its picocli entry point in-process (stdout, stderr and exit code
- * captured) against a real broker and S3Proxy behind the fault proxy; and the built jar run once
- * as a real process.
+ * The CLI driven through its picocli entry point in-process (stdout, stderr and exit code captured)
+ * against a real broker and S3Proxy behind the fault proxy; and the built jar run once as a real
+ * process.
  */
 class CliIT {
 
@@ -90,14 +90,31 @@ class CliIT {
     }
     Result r = cli("scan", "--config", file(config), "--topics", topic, "--json");
     assertThat(r.code).as(r.err).isEqualTo(ExitCodes.UNHEALTHY);
-    assertThat(r.out).contains("\"refs\":5", "\"redeemed\":3", "\"dangling\":1", "\"corrupt\":1",
-        "\"complete\":true", refs.get(1).claimId().toString(), refs.get(2).claimId().toString());
+    assertThat(r.out)
+        .contains(
+            "\"refs\":5",
+            "\"redeemed\":3",
+            "\"dangling\":1",
+            "\"corrupt\":1",
+            "\"complete\":true",
+            refs.get(1).claimId().toString(),
+            refs.get(2).claimId().toString());
 
-    Result inspect = cli("inspect", HexFormat.of().formatHex(RefCodec.encode(refs.get(0))),
-        "--config", file(config), "--redeem", "--json");
+    Result inspect =
+        cli(
+            "inspect",
+            HexFormat.of().formatHex(RefCodec.encode(refs.get(0))),
+            "--config",
+            file(config),
+            "--redeem",
+            "--json");
     assertThat(inspect.code).as(inspect.err).isEqualTo(ExitCodes.OK);
-    assertThat(inspect.out).contains("\"tenant\":\"" + tenant + "\"", "\"redeemed\":true",
-        "\"answered_by\"", key(refs.get(0)));
+    assertThat(inspect.out)
+        .contains(
+            "\"tenant\":\"" + tenant + "\"",
+            "\"redeemed\":true",
+            "\"answered_by\"",
+            key(refs.get(0)));
   }
 
   @Test
@@ -125,8 +142,14 @@ class CliIT {
     try {
       Result dry = cli("gc", "--config", file, "--topics", topic, "--json");
       assertThat(dry.code).as(dry.err).isEqualTo(ExitCodes.OK);
-      assertThat(dry.out).contains("\"dry_run\":true", "\"scanned_records\":1", "\"live_packs\":1",
-          "\"deletable_packs\":2", "\"deleted_packs\":0", "\"deletable_bytes\":");
+      assertThat(dry.out)
+          .contains(
+              "\"dry_run\":true",
+              "\"scanned_records\":1",
+              "\"live_packs\":1",
+              "\"deletable_packs\":2",
+              "\"deleted_packs\":0",
+              "\"deletable_bytes\":");
 
       proxy.down();
       Result down = cli("gc", "--config", file, "--topics", topic, "--delete", "--json");
@@ -148,8 +171,8 @@ class CliIT {
 
   /**
    * The issue's case as a user runs it: refs inside other bytes (a Streams-style value holding a
-   * ref after a length prefix, a header a Streams app forwarded) were invisible to {@code scan}
-   * and {@code gc}, which deleted their packs; and {@code scan} kept every problem in memory.
+   * ref after a length prefix, a header a Streams app forwarded) were invisible to {@code scan} and
+   * {@code gc}, which deleted their packs; and {@code scan} kept every problem in memory.
    */
   @Test
   void scanAndGcFindRefsInsideOtherBytesAndScanListsOnlyTheFirstProblems() throws Exception {
@@ -176,17 +199,29 @@ class CliIT {
     producer.send(forwarded).get(30, TimeUnit.SECONDS);
     java.util.Random random = new java.util.Random(7);
     for (int i = 0; i < 40; i++) { // refs to packs that were never written
-      send(topic, RefCodec.encode(ClaimRef.of(io.ankusa.claimcheck.ref.Tenant.of(tenant),
-          new io.ankusa.claimcheck.ref.ClaimId(new io.ankusa.claimcheck.ref.PackId(
-              random.nextLong()), 0), 64, 10, 0, io.ankusa.claimcheck.ref.Codec.NONE)));
+      send(
+          topic,
+          RefCodec.encode(
+              ClaimRef.of(
+                  io.ankusa.claimcheck.ref.Tenant.of(tenant),
+                  new io.ankusa.claimcheck.ref.ClaimId(
+                      new io.ankusa.claimcheck.ref.PackId(random.nextLong()), 0),
+                  64,
+                  10,
+                  0,
+                  io.ankusa.claimcheck.ref.Codec.NONE)));
     }
     String file = file(config);
 
-    Result scan = cli("scan", "--config", file, "--topics", topic, "--max-problems", "3",
-        "--json");
+    Result scan = cli("scan", "--config", file, "--topics", topic, "--max-problems", "3", "--json");
     assertThat(scan.code).as(scan.err).isEqualTo(ExitCodes.UNHEALTHY);
-    assertThat(scan.out).contains("\"refs\":42", "\"redeemed\":2", "\"dangling\":40",
-        "\"problem_records\":40", "\"complete\":true");
+    assertThat(scan.out)
+        .contains(
+            "\"refs\":42",
+            "\"redeemed\":2",
+            "\"dangling\":40",
+            "\"problem_records\":40",
+            "\"complete\":true");
     assertThat(scan.out.split("\"outcome\":", -1)).as("3 problems listed").hasSize(4);
 
     // T0 2 s on: the sweep takes a listed time as up to 1 s later (S3 lists to the second), and
@@ -194,13 +229,24 @@ class CliIT {
     GcCommand.clock = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(2));
     Result gc;
     try {
-      gc = cli("gc", "--config", file, "--topics", topic, "--grace", "0s", "--force",
-          "--delete", "--json");
+      gc =
+          cli(
+              "gc",
+              "--config",
+              file,
+              "--topics",
+              topic,
+              "--grace",
+              "0s",
+              "--force",
+              "--delete",
+              "--json");
     } finally {
       GcCommand.clock = Clock.systemUTC();
     }
     assertThat(gc.code).as(gc.err).isEqualTo(ExitCodes.OK);
-    assertThat(gc.out).contains("\"deleted_packs\":1", key(orphan))
+    assertThat(gc.out)
+        .contains("\"deleted_packs\":1", key(orphan))
         .doesNotContain(key(inChange), key(inHeader));
     try (ClaimCheck cc = ClaimCheck.open(config)) {
       long deadline = cc.ticker().read() + TimeUnit.SECONDS.toNanos(20);
@@ -222,15 +268,22 @@ class CliIT {
   void theBuiltJarRunsAsAProcess() throws Exception {
     Path jar = Path.of("target", "claimcheck-cli.jar");
     assertThat(jar).exists();
-    Process p = new ProcessBuilder(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-        jar.toString(), "lifecycle", "--json").redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                jar.toString(),
+                "lifecycle",
+                "--json")
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out.trim()).startsWith("{\"Rules\":[").contains(
-        "\"AbortIncompleteMultipartUpload\":{\"DaysAfterInitiation\":1}").doesNotContain(
-        "Expiration");
+    assertThat(out.trim())
+        .startsWith("{\"Rules\":[")
+        .contains("\"AbortIncompleteMultipartUpload\":{\"DaysAfterInitiation\":1}")
+        .doesNotContain("Expiration");
   }
 
   // --- helpers
@@ -240,9 +293,13 @@ class CliIT {
   private static Result cli(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = ClaimCheckCli.run(new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8), args);
-    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int code =
+        ClaimCheckCli.run(
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            args);
+    return new Result(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   private String file(Map<String, Object> config) throws Exception {

@@ -30,7 +30,9 @@ class ScanTallyTest {
       tally.problem(Map.of("offset", i));
     }
     assertThat(tally.remembered()).isEqualTo(100);
-    assertThat(tally.problems()).hasSize(7).extracting(p -> p.get("offset"))
+    assertThat(tally.problems())
+        .hasSize(7)
+        .extracting(p -> p.get("offset"))
         .containsExactly(0, 1, 2, 3, 4, 5, 6);
     assertThat(tally.problemCount()).isEqualTo(50_000);
     assertThat(tally.get("refs")).isEqualTo(50_000);

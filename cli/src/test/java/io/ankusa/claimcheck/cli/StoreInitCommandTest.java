@@ -37,7 +37,8 @@ class StoreInitCommandTest {
 
     Run first = run("store", "init", "--config", config.toString());
     assertThat(first.code).as(first.err).isZero();
-    assertThat(first.out).contains("store 0 " + uri + ": created")
+    assertThat(first.out)
+        .contains("store 0 " + uri + ": created")
         .contains("store 1 s3://bucket-b/p: skipped");
     assertThat(root.resolve(MARKER)).isRegularFile();
 
@@ -49,8 +50,12 @@ class StoreInitCommandTest {
   @Test
   void afterInitAWriterAndAReaderWithoutCreateWork() throws Exception {
     Path root = Files.createDirectory(tmp.resolve("mnt"));
-    Map<String, Object> config = Map.of(ClaimCheckConfig.STORES, root.toUri().toString(),
-        ClaimCheckConfig.OP_DEADLINE_MS, "1000");
+    Map<String, Object> config =
+        Map.of(
+            ClaimCheckConfig.STORES,
+            root.toUri().toString(),
+            ClaimCheckConfig.OP_DEADLINE_MS,
+            "1000");
     try (ClaimCheck before = ClaimCheck.open(config)) {
       assertThat(catching(() -> before.checkIn(new byte[] {1}))).contains("store init");
     }
@@ -105,8 +110,12 @@ class StoreInitCommandTest {
   private static Run run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = ClaimCheckCli.run(new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8), args);
-    return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int code =
+        ClaimCheckCli.run(
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            args);
+    return new Run(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 }

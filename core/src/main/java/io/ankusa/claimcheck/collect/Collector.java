@@ -3,9 +3,9 @@ package io.ankusa.claimcheck.collect;
 import io.ankusa.claimcheck.internal.collect.LogScanner;
 import io.ankusa.claimcheck.internal.collect.MarkAndSweep;
 import io.ankusa.claimcheck.internal.collect.PackListing;
+import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.store.ClaimStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -19,12 +19,12 @@ import java.util.regex.Pattern;
  * <p>A run notes T0 and every in-scope partition's end offset; reads each partition from its log
  * start to that offset (uncommitted records included) and marks every pack of the tenant a key or
  * value ref names; lists the tenant's packs in every store at both key layouts; and deletes, in
- * bounded batches, only the unmarked packs a store says were written before T0 minus the grace
- * (a listed time taken as up to a second later: S3 lists times to the second; a reused key pack is
- * written again, so it counts as written when it was reused).
- * It deletes nothing when a partition could not be read to its end, a store could not be listed,
- * no topic matched, a ref of an unknown version was found, or the matched partitions changed
- * during the run. Deleting is idempotent, so an interrupted run is finished by running again.
+ * bounded batches, only the unmarked packs a store says were written before T0 minus the grace (a
+ * listed time taken as up to a second later: S3 lists times to the second; a reused key pack is
+ * written again, so it counts as written when it was reused). It deletes nothing when a partition
+ * could not be read to its end, a store could not be listed, no topic matched, a ref of an unknown
+ * version was found, or the matched partitions changed during the run. Deleting is idempotent, so
+ * an interrupted run is finished by running again.
  */
 public interface Collector {
 
@@ -53,15 +53,20 @@ public interface Collector {
    * read (the flag is restored). Kafka client settings come from {@code kafkaConfig} ({@code
    * claimcheck.*} keys are ignored); Kafka metadata calls time out after 60 s.
    */
-  static LogScan scan(Map<String, ?> kafkaConfig, Pattern topics, int readers, Duration stall,
-      Ticker ticker, RefVisitor visitor) {
+  static LogScan scan(
+      Map<String, ?> kafkaConfig,
+      Pattern topics,
+      int readers,
+      Duration stall,
+      Ticker ticker,
+      RefVisitor visitor) {
     return LogScanner.scan(kafkaConfig, topics, readers, stall, ticker, visitor);
   }
 
   /**
-   * Lists the packs {@code store} (store index {@code index}) holds of {@code tenant} (every
-   * tenant when null) at both key layouts, as a run lists them, waiting at most {@code
-   * pageTimeout} per page; a shard directory shared with other objects is passed over.
+   * Lists the packs {@code store} (store index {@code index}) holds of {@code tenant} (every tenant
+   * when null) at both key layouts, as a run lists them, waiting at most {@code pageTimeout} per
+   * page; a shard directory shared with other objects is passed over.
    *
    * @throws StoreException when a page could not be listed
    */

@@ -6,8 +6,8 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * What one collector run does; immutable and thread-safe. Start from {@link #of} and change
- * fields with the {@code with*} methods; every value is validated when set.
+ * What one collector run does; immutable and thread-safe. Start from {@link #of} and change fields
+ * with the {@code with*} methods; every value is validated when set.
  *
  * @param tenant whose packs are collected
  * @param topics every topic whose whole name matches is in scope (it must match every topic that
@@ -23,8 +23,16 @@ import java.util.regex.Pattern;
  * @param storeTimeout one listing page's or batch delete's timeout
  */
 public record GcOptions(
-    String tenant, Pattern topics, Duration grace, boolean delete, boolean force, int readers,
-    int deleteBatch, long maxDeletes, Duration stall, Duration storeTimeout) {
+    String tenant,
+    Pattern topics,
+    Duration grace,
+    boolean delete,
+    boolean force,
+    int readers,
+    int deleteBatch,
+    long maxDeletes,
+    Duration stall,
+    Duration storeTimeout) {
 
   /** The default grace: the write deadline, delivery and transaction timeouts, and skew. */
   public static final Duration DEFAULT_GRACE = Duration.ofHours(1);
@@ -43,9 +51,13 @@ public record GcOptions(
       throw new IllegalArgumentException("grace " + grace + " is negative");
     }
     if (grace.compareTo(MIN_GRACE) < 0 && !force) {
-      throw new IllegalArgumentException("grace " + grace + " is under the minimum of "
-          + MIN_GRACE.toMinutes() + " minutes (a record may be produced that long after its pack"
-          + " was written); force it only if no producer writes to these topics now");
+      throw new IllegalArgumentException(
+          "grace "
+              + grace
+              + " is under the minimum of "
+              + MIN_GRACE.toMinutes()
+              + " minutes (a record may be produced that long after its pack"
+              + " was written); force it only if no producer writes to these topics now");
     }
     if (readers < 1) {
       throw new IllegalArgumentException("readers " + readers + " is not positive");
@@ -56,39 +68,96 @@ public record GcOptions(
     if (maxDeletes < 0) {
       throw new IllegalArgumentException("maxDeletes " + maxDeletes + " is negative");
     }
-    if (stall.isNegative() || stall.isZero() || storeTimeout.isNegative() || storeTimeout.isZero()) {
+    if (stall.isNegative()
+        || stall.isZero()
+        || storeTimeout.isNegative()
+        || storeTimeout.isZero()) {
       throw new IllegalArgumentException("stall and storeTimeout must be positive");
     }
   }
 
   /** A dry run for {@code tenant} over the topics matching {@code topics}, with the defaults. */
   public static GcOptions of(String tenant, Pattern topics) {
-    return new GcOptions(tenant, topics, DEFAULT_GRACE, false, false, 4, 1000, Long.MAX_VALUE,
-        Duration.ofMinutes(2), Duration.ofSeconds(30));
+    return new GcOptions(
+        tenant,
+        topics,
+        DEFAULT_GRACE,
+        false,
+        false,
+        4,
+        1000,
+        Long.MAX_VALUE,
+        Duration.ofMinutes(2),
+        Duration.ofSeconds(30));
   }
 
   public GcOptions withGrace(Duration grace, boolean force) {
-    return new GcOptions(tenant, topics, grace, delete, force, readers, deleteBatch, maxDeletes,
-        stall, storeTimeout);
+    return new GcOptions(
+        tenant,
+        topics,
+        grace,
+        delete,
+        force,
+        readers,
+        deleteBatch,
+        maxDeletes,
+        stall,
+        storeTimeout);
   }
 
   public GcOptions withDelete(boolean delete) {
-    return new GcOptions(tenant, topics, grace, delete, force, readers, deleteBatch, maxDeletes,
-        stall, storeTimeout);
+    return new GcOptions(
+        tenant,
+        topics,
+        grace,
+        delete,
+        force,
+        readers,
+        deleteBatch,
+        maxDeletes,
+        stall,
+        storeTimeout);
   }
 
   public GcOptions withReaders(int readers) {
-    return new GcOptions(tenant, topics, grace, delete, force, readers, deleteBatch, maxDeletes,
-        stall, storeTimeout);
+    return new GcOptions(
+        tenant,
+        topics,
+        grace,
+        delete,
+        force,
+        readers,
+        deleteBatch,
+        maxDeletes,
+        stall,
+        storeTimeout);
   }
 
   public GcOptions withDeleteBatch(int deleteBatch, long maxDeletes) {
-    return new GcOptions(tenant, topics, grace, delete, force, readers, deleteBatch, maxDeletes,
-        stall, storeTimeout);
+    return new GcOptions(
+        tenant,
+        topics,
+        grace,
+        delete,
+        force,
+        readers,
+        deleteBatch,
+        maxDeletes,
+        stall,
+        storeTimeout);
   }
 
   public GcOptions withTimeouts(Duration stall, Duration storeTimeout) {
-    return new GcOptions(tenant, topics, grace, delete, force, readers, deleteBatch, maxDeletes,
-        stall, storeTimeout);
+    return new GcOptions(
+        tenant,
+        topics,
+        grace,
+        delete,
+        force,
+        readers,
+        deleteBatch,
+        maxDeletes,
+        stall,
+        storeTimeout);
   }
 }

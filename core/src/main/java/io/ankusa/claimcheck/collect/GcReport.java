@@ -17,8 +17,8 @@ import java.util.Set;
  * @param topics the topics in scope
  * @param partitions how many partitions were read
  * @param scannedRecords records read (log start to the noted end offsets)
- * @param refs refs of the tenant found in keys, values and header values, at any offset (inside
- *     a Streams {@code Change}, a windowed key, a join wrapper as well as a whole field)
+ * @param refs refs of the tenant found in keys, values and header values, at any offset (inside a
+ *     Streams {@code Change}, a windowed key, a join wrapper as well as a whole field)
  * @param malformedRefs marked fields that start with the ref magic but are not an intact ref
  *     (damaged: they name no pack)
  * @param livePacks distinct packs of the tenant named by a record
@@ -30,16 +30,31 @@ import java.util.Set;
  * @param deletable unreferenced packs written before T0 minus the grace
  * @param deletableBytes their bytes
  * @param deleted the packs this run deleted
- * @param deleteFailures one line per store whose sweep stopped (a failed batch or check, or
- *     another run's sweep lock) and per sweep lock that could not be removed
+ * @param deleteFailures one line per store whose sweep stopped (a failed batch or check, or another
+ *     run's sweep lock) and per sweep lock that could not be removed
  * @param elapsed how long each phase took: mark, list, sweep
  */
 public record GcReport(
-    Status status, String message, Instant t0, Duration grace, boolean dryRun, Set<String> topics,
-    int partitions, long scannedRecords, long refs, long malformedRefs, long livePacks,
-    long listedPacks, long listedBytes, long missingPacks, long youngPacks,
-    List<StoredPack> deletable, long deletableBytes, List<StoredPack> deleted,
-    List<String> deleteFailures, List<Duration> elapsed) {
+    Status status,
+    String message,
+    Instant t0,
+    Duration grace,
+    boolean dryRun,
+    Set<String> topics,
+    int partitions,
+    long scannedRecords,
+    long refs,
+    long malformedRefs,
+    long livePacks,
+    long listedPacks,
+    long listedBytes,
+    long missingPacks,
+    long youngPacks,
+    List<StoredPack> deletable,
+    long deletableBytes,
+    List<StoredPack> deleted,
+    List<String> deleteFailures,
+    List<Duration> elapsed) {
 
   /** How a run ended. */
   public enum Status {

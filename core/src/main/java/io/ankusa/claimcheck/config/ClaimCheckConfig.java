@@ -5,7 +5,6 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 
-import io.ankusa.claimcheck.internal.placement.Placement;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import java.time.Duration;
 import java.util.List;
@@ -24,11 +23,11 @@ import org.apache.kafka.common.config.ConfigException;
  * immutable and thread-safe once built.
  *
  * <p>Every value is checked when the config is built, and a bad one throws a {@link
- * ConfigException} naming its key. Keys that do not start with {@code claimcheck.} are ignored,
- * so the whole client config map can be passed in; a {@code claimcheck.} key that no part of the
- * library reads ({@link #isKnownKey}) is refused, so a misspelt setting is never silently
- * ignored. Secrets are {@code PASSWORD} values; no message or {@code toString} ever shows a
- * secret, nor the value of an unknown key (see {@link Secrets}).
+ * ConfigException} naming its key. Keys that do not start with {@code claimcheck.} are ignored, so
+ * the whole client config map can be passed in; a {@code claimcheck.} key that no part of the
+ * library reads ({@link #isKnownKey}) is refused, so a misspelt setting is never silently ignored.
+ * Secrets are {@code PASSWORD} values; no message or {@code toString} ever shows a secret, nor the
+ * value of an unknown key (see {@link Secrets}).
  */
 public final class ClaimCheckConfig extends AbstractConfig {
 
@@ -39,6 +38,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
    * a string); absent means Micrometer's global registry.
    */
   public static final String METER_REGISTRY = "claimcheck.meter.registry";
+
   public static final String STORES = "claimcheck.stores";
   public static final String S3_ENDPOINT = "claimcheck.s3.endpoint";
   public static final String S3_REGION = "claimcheck.s3.region";
@@ -72,10 +72,10 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String WRITE_MAX_BYTES = "claimcheck.write.max.bytes";
 
   /**
-   * The default of {@link #READ_MAX_BYTES} and {@link #WRITE_MAX_BYTES}: 256 MiB. A consumer's
-   * heap must hold a poll's claims at once (several redeem concurrently, and the prefetcher holds a
-   * batch), so one claim much larger than this is a claim few consumers could redeem; payloads
-   * that large belong in a different design (stream the object from the store, not a record).
+   * The default of {@link #READ_MAX_BYTES} and {@link #WRITE_MAX_BYTES}: 256 MiB. A consumer's heap
+   * must hold a poll's claims at once (several redeem concurrently, and the prefetcher holds a
+   * batch), so one claim much larger than this is a claim few consumers could redeem; payloads that
+   * large belong in a different design (stream the object from the store, not a record).
    */
   public static final long DEFAULT_MAX_BYTES = 256L << 20;
 
@@ -87,65 +87,159 @@ public final class ClaimCheckConfig extends AbstractConfig {
 
   /**
    * Every core key. The library-wide defaults of the per-store settings ({@code claimcheck.s3.*},
-   * {@link #OP_DEADLINE_MS}, {@link #FILE_PERMISSIONS}, {@link #FILE_CREATE}) are defined from the stores' own
-   * definitions, so a setting and its per-store override share one type, default and validator.
+   * {@link #OP_DEADLINE_MS}, {@link #FILE_PERMISSIONS}, {@link #FILE_CREATE}) are defined from the
+   * stores' own definitions, so a setting and its per-store override share one type, default and
+   * validator.
    */
-  public static final ConfigDef CONFIG_DEF = StoreSpecs.defineGlobals(new ConfigDef()
-      .define(STORES, Type.LIST, NO_DEFAULT_VALUE, HIGH,
-          "The claim stores, in order; a store is named by its index. Each is s3://bucket[/prefix], "
-              + "file:///path, memory:<name> or a URI of a scheme a plugged-in store provider serves"
-              + " (see core/README.md). Adding a store keeps older packs readable; remove "
-              + "one only after its packs have aged out.")
-      .define(COOLDOWN_MS, Type.LONG, 30_000L, Range.between(0, 3_600_000), MEDIUM,
-          "How long a store that could not answer is skipped by writes and searched last by reads.")
-      .define(PLACEMENT, Type.STRING, "ordered", CaseInsensitiveValidString.in("ordered", "hash"),
-          MEDIUM, "ordered: new packs go to store 0; hash: spread by pack id over every store.")
-      .define(KEY_LAYOUT, Type.STRING, "flat", CaseInsensitiveValidString.in("flat", "sharded"),
-          MEDIUM, "flat: <tenant>/<pack>; sharded: <tenant>/<2 hex>/<pack>, spreading S3 prefixes.")
-      .define(TENANT, Type.STRING, "default", tenantValidator(), HIGH,
-          "The tenant new claims belong to: 1-40 of [a-z0-9._-].")
-      .define(READ_MAX_INFLIGHT, Type.INT, 64, Range.between(1, 10_000), MEDIUM,
-          "The ceiling (and start) of each store's adaptive limit of concurrent reads.")
-      .define(READ_QUEUE_MAX, Type.INT, 1000, Range.between(0, 1_000_000), MEDIUM,
-          "How many reads may wait per store for a free slot; past that they are shed at once.")
-      .define(READ_DEADLINE_MS, Type.LONG, 30_000L, Range.between(1, 3_600_000), MEDIUM,
-          "The longest one redeem may take (the poll budget may make it shorter).")
-      .define(MAX_CONCURRENT_READS, Type.INT, 0, Range.atLeast(0), LOW,
-          "How many redeems a process serves at once, cache hits included; 0 is unbounded.")
-      .define(CACHE_MAX_BYTES, Type.LONG, 64L << 20, Range.atLeast(0), MEDIUM,
-          "The byte bound of the redeemed-claim cache; 0 disables it.")
-      .define(PREFETCH_MAX_BYTES, Type.LONG, 32L << 20, Range.atLeast(0), MEDIUM,
-          "How many bytes of claims one prefetching consumer keeps fetched ahead of the"
-              + " application, counted as the bytes each claim occupies once inflated: a window"
-              + " that refills as records are deserialized. Prefetched claims stay pinned in the"
-              + " cache until read, so the window is also capped by " + CACHE_MAX_BYTES
-              + " (shared by every consumer of the process); 0 disables prefetching.")
-      .define(THRESHOLD_BYTES, Type.INT, 262_144, Range.atLeast(1), HIGH,
-          "Values of at least this many serialized bytes are checked in; smaller ones pass inline.")
-      .define(KEYS_ENABLED, Type.BOOLEAN, false, LOW,
-          "Whether large keys are checked in too (with content-derived pack ids, so one key always "
-              + "yields one ref and partitioning and compaction keep working).")
-      .define(TENANTS_ALLOWED, Type.LIST, "", MEDIUM,
-          "The tenants whose refs a deserializer redeems; empty allows any.")
-      .define(POLL_BUDGET_RATIO, Type.DOUBLE, 0.5, Range.between(0.01, 0.95), MEDIUM,
-          "The share of max.poll.interval.ms that one poll's redeems may take together.")
-      .define(COMPRESSION_TYPE, Type.STRING, "none",
-          CaseInsensitiveValidString.in("none", "gzip", "snappy", "lz4", "zstd"), MEDIUM,
-          "How a claim is compressed before check-in; recorded in the pack, so readers need no setting.")
-      .define(READ_MAX_BYTES, Type.LONG, DEFAULT_MAX_BYTES, Range.between(1, MAX_ARRAY_BYTES), MEDIUM,
-          "The most bytes one redeem may allocate: a ref whose stored or uncompressed length exceeds "
-              + "it is refused before any store request, and a claim that inflates past it (or past "
-              + "the uncompressed length its ref records) is corrupt, so a hostile ref or a "
-              + "decompression bomb cannot exhaust the heap. The default, 256 MiB, leaves room for a "
-              + "poll's claims in a consumer's heap; payloads larger than that belong in a different "
-              + "design (fetch the object from the store directly) rather than in a record.")
-      .define(WRITE_MAX_BYTES, Type.LONG, DEFAULT_MAX_BYTES, Range.between(1, MAX_ARRAY_BYTES), MEDIUM,
-          "The largest value one check-in accepts, before compression: a larger one fails before "
-              + "any store request. A value whose compressed form would be larger than this (random "
-              + "bytes grow a little) is stored uncompressed, so both lengths its ref records stay "
-              + "within it: the quantity readers check against " + READ_MAX_BYTES + ". Keep it at "
-              + "or below the consumers' " + READ_MAX_BYTES + ", or they will refuse what was "
-              + "written (same default, 256 MiB)."));
+  public static final ConfigDef CONFIG_DEF =
+      StoreSpecs.defineGlobals(
+          new ConfigDef()
+              .define(
+                  STORES,
+                  Type.LIST,
+                  NO_DEFAULT_VALUE,
+                  HIGH,
+                  "The claim stores, in order; a store is named by its index. Each is s3://bucket[/prefix], "
+                      + "file:///path, memory:<name> or a URI of a scheme a plugged-in store provider serves"
+                      + " (see core/README.md). Adding a store keeps older packs readable; remove "
+                      + "one only after its packs have aged out.")
+              .define(
+                  COOLDOWN_MS,
+                  Type.LONG,
+                  30_000L,
+                  Range.between(0, 3_600_000),
+                  MEDIUM,
+                  "How long a store that could not answer is skipped by writes and searched last by reads.")
+              .define(
+                  PLACEMENT,
+                  Type.STRING,
+                  "ordered",
+                  CaseInsensitiveValidString.in("ordered", "hash"),
+                  MEDIUM,
+                  "ordered: new packs go to store 0; hash: spread by pack id over every store.")
+              .define(
+                  KEY_LAYOUT,
+                  Type.STRING,
+                  "flat",
+                  CaseInsensitiveValidString.in("flat", "sharded"),
+                  MEDIUM,
+                  "flat: <tenant>/<pack>; sharded: <tenant>/<2 hex>/<pack>, spreading S3 prefixes.")
+              .define(
+                  TENANT,
+                  Type.STRING,
+                  "default",
+                  tenantValidator(),
+                  HIGH,
+                  "The tenant new claims belong to: 1-40 of [a-z0-9._-].")
+              .define(
+                  READ_MAX_INFLIGHT,
+                  Type.INT,
+                  64,
+                  Range.between(1, 10_000),
+                  MEDIUM,
+                  "The ceiling (and start) of each store's adaptive limit of concurrent reads.")
+              .define(
+                  READ_QUEUE_MAX,
+                  Type.INT,
+                  1000,
+                  Range.between(0, 1_000_000),
+                  MEDIUM,
+                  "How many reads may wait per store for a free slot; past that they are shed at once.")
+              .define(
+                  READ_DEADLINE_MS,
+                  Type.LONG,
+                  30_000L,
+                  Range.between(1, 3_600_000),
+                  MEDIUM,
+                  "The longest one redeem may take (the poll budget may make it shorter).")
+              .define(
+                  MAX_CONCURRENT_READS,
+                  Type.INT,
+                  0,
+                  Range.atLeast(0),
+                  LOW,
+                  "How many redeems a process serves at once, cache hits included; 0 is unbounded.")
+              .define(
+                  CACHE_MAX_BYTES,
+                  Type.LONG,
+                  64L << 20,
+                  Range.atLeast(0),
+                  MEDIUM,
+                  "The byte bound of the redeemed-claim cache; 0 disables it.")
+              .define(
+                  PREFETCH_MAX_BYTES,
+                  Type.LONG,
+                  32L << 20,
+                  Range.atLeast(0),
+                  MEDIUM,
+                  "How many bytes of claims one prefetching consumer keeps fetched ahead of the"
+                      + " application, counted as the bytes each claim occupies once inflated: a window"
+                      + " that refills as records are deserialized. Prefetched claims stay pinned in the"
+                      + " cache until read, so the window is also capped by "
+                      + CACHE_MAX_BYTES
+                      + " (shared by every consumer of the process); 0 disables prefetching.")
+              .define(
+                  THRESHOLD_BYTES,
+                  Type.INT,
+                  262_144,
+                  Range.atLeast(1),
+                  HIGH,
+                  "Values of at least this many serialized bytes are checked in; smaller ones pass inline.")
+              .define(
+                  KEYS_ENABLED,
+                  Type.BOOLEAN,
+                  false,
+                  LOW,
+                  "Whether large keys are checked in too (with content-derived pack ids, so one key always "
+                      + "yields one ref and partitioning and compaction keep working).")
+              .define(
+                  TENANTS_ALLOWED,
+                  Type.LIST,
+                  "",
+                  MEDIUM,
+                  "The tenants whose refs a deserializer redeems; empty allows any.")
+              .define(
+                  POLL_BUDGET_RATIO,
+                  Type.DOUBLE,
+                  0.5,
+                  Range.between(0.01, 0.95),
+                  MEDIUM,
+                  "The share of max.poll.interval.ms that one poll's redeems may take together.")
+              .define(
+                  COMPRESSION_TYPE,
+                  Type.STRING,
+                  "none",
+                  CaseInsensitiveValidString.in("none", "gzip", "snappy", "lz4", "zstd"),
+                  MEDIUM,
+                  "How a claim is compressed before check-in; recorded in the pack, so readers need no setting.")
+              .define(
+                  READ_MAX_BYTES,
+                  Type.LONG,
+                  DEFAULT_MAX_BYTES,
+                  Range.between(1, MAX_ARRAY_BYTES),
+                  MEDIUM,
+                  "The most bytes one redeem may allocate: a ref whose stored or uncompressed length exceeds "
+                      + "it is refused before any store request, and a claim that inflates past it (or past "
+                      + "the uncompressed length its ref records) is corrupt, so a hostile ref or a "
+                      + "decompression bomb cannot exhaust the heap. The default, 256 MiB, leaves room for a "
+                      + "poll's claims in a consumer's heap; payloads larger than that belong in a different "
+                      + "design (fetch the object from the store directly) rather than in a record.")
+              .define(
+                  WRITE_MAX_BYTES,
+                  Type.LONG,
+                  DEFAULT_MAX_BYTES,
+                  Range.between(1, MAX_ARRAY_BYTES),
+                  MEDIUM,
+                  "The largest value one check-in accepts, before compression: a larger one fails before "
+                      + "any store request. A value whose compressed form would be larger than this (random "
+                      + "bytes grow a little) is stored uncompressed, so both lengths its ref records stay "
+                      + "within it: the quantity readers check against "
+                      + READ_MAX_BYTES
+                      + ". Keep it at "
+                      + "or below the consumers' "
+                      + READ_MAX_BYTES
+                      + ", or they will refuse what was "
+                      + "written (same default, 256 MiB)."));
 
   /**
    * The {@code claimcheck.} keys that the Kafka surfaces read on top of {@link #CONFIG_DEF} (the
@@ -153,10 +247,16 @@ public final class ClaimCheckConfig extends AbstractConfig {
    * the Connect transforms' converter): one map may configure every surface, so core accepts them
    * and leaves them to their surface.
    */
-  public static final Set<String> SURFACE_KEYS = Set.of("claimcheck.value.serde",
-      "claimcheck.key.serde", "claimcheck.streams.final.failure", "claimcheck.converter",
-      "claimcheck.write.buffer.bytes", "claimcheck.write.max.inflight",
-      "claimcheck.write.pack.max.claims", "claimcheck.write.pack.max.bytes");
+  public static final Set<String> SURFACE_KEYS =
+      Set.of(
+          "claimcheck.value.serde",
+          "claimcheck.key.serde",
+          "claimcheck.streams.final.failure",
+          "claimcheck.converter",
+          "claimcheck.write.buffer.bytes",
+          "claimcheck.write.max.inflight",
+          "claimcheck.write.pack.max.claims",
+          "claimcheck.write.pack.max.bytes");
 
   /**
    * The built-in settings a store may override as {@code claimcheck.store.<index>.<setting>}, such
@@ -187,19 +287,31 @@ public final class ClaimCheckConfig extends AbstractConfig {
     }
   }
 
-  /** Whether {@code key} is a core setting ({@link #CONFIG_DEF}, a per-store override, the registry). */
+  /**
+   * Whether {@code key} is a core setting ({@link #CONFIG_DEF}, a per-store override, the
+   * registry).
+   */
   public static boolean isCoreKey(String key) {
-    return CONFIG_DEF.names().contains(key) || PER_STORE.matcher(key).matches()
+    return CONFIG_DEF.names().contains(key)
+        || PER_STORE.matcher(key).matches()
         || key.equals(METER_REGISTRY);
   }
 
-  /** Whether some part of the library reads {@code key}: a core key or a {@link #SURFACE_KEYS surface key}. */
+  /**
+   * Whether some part of the library reads {@code key}: a core key or a {@link #SURFACE_KEYS
+   * surface key}.
+   */
   public static boolean isKnownKey(String key) {
-    return isCoreKey(key) || SURFACE_KEYS.contains(key)
-        || (key.startsWith(CONVERTER_SETTINGS_PREFIX) && key.length() > CONVERTER_SETTINGS_PREFIX.length());
+    return isCoreKey(key)
+        || SURFACE_KEYS.contains(key)
+        || (key.startsWith(CONVERTER_SETTINGS_PREFIX)
+            && key.length() > CONVERTER_SETTINGS_PREFIX.length());
   }
 
-  /** The {@code claimcheck.} keys of {@code originals}, all known and parsed once, or a scrubbed failure. */
+  /**
+   * The {@code claimcheck.} keys of {@code originals}, all known and parsed once, or a scrubbed
+   * failure.
+   */
   private static Map<String, Object> checked(Map<String, ?> originals) {
     Map<String, Object> own = claimcheckOnly(originals);
     Secrets.refuseUnknown(own, PREFIX, ClaimCheckConfig::isKnownKey, "any part of the library");
@@ -213,19 +325,22 @@ public final class ClaimCheckConfig extends AbstractConfig {
 
   private static Map<String, Object> claimcheckOnly(Map<String, ?> originals) {
     Map<String, Object> m = new java.util.HashMap<>();
-    originals.forEach((k, v) -> {
-      if (k.startsWith(PREFIX)) {
-        m.put(k, v);
-      }
-    });
+    originals.forEach(
+        (k, v) -> {
+          if (k.startsWith(PREFIX)) {
+            m.put(k, v);
+          }
+        });
     return m;
   }
 
   private static ConfigDef.Validator tenantValidator() {
     return (name, value) -> {
-      if (value == null || !TENANT_PATTERN.matcher((String) value).matches()
+      if (value == null
+          || !TENANT_PATTERN.matcher((String) value).matches()
           || ((String) value).contains("..")) {
-        throw new ConfigException(name, value, "a tenant is 1-40 of [a-z0-9._-], not starting with '.' or '-'");
+        throw new ConfigException(
+            name, value, "a tenant is 1-40 of [a-z0-9._-], not starting with '.' or '-'");
       }
     };
   }
@@ -262,9 +377,9 @@ public final class ClaimCheckConfig extends AbstractConfig {
   }
 
   /**
-   * The store keys (relative to a store) pack {@code packId} of {@code tenant} may be stored
-   * under, in the order a redeem searches them: at the configured {@value #KEY_LAYOUT}, then at
-   * the other layout.
+   * The store keys (relative to a store) pack {@code packId} of {@code tenant} may be stored under,
+   * in the order a redeem searches them: at the configured {@value #KEY_LAYOUT}, then at the other
+   * layout.
    */
   public List<String> packKeys(String tenant, long packId) {
     KeyLayout layout = KeyLayout.parse(getString(KEY_LAYOUT));

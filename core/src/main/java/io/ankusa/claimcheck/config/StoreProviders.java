@@ -45,15 +45,18 @@ final class StoreProviders {
     Map<String, List<ClaimStoreProvider>> byScheme = new TreeMap<>();
     for (ClaimStoreProvider p : byClass.values()) {
       for (String scheme : p.schemes()) {
-        byScheme.computeIfAbsent(scheme.toLowerCase(java.util.Locale.ROOT), s -> new ArrayList<>())
+        byScheme
+            .computeIfAbsent(scheme.toLowerCase(java.util.Locale.ROOT), s -> new ArrayList<>())
             .add(p);
       }
     }
     return new StoreProviders(byScheme, List.copyOf(failures));
   }
 
-  private static void scan(ServiceLoader<ClaimStoreProvider> loader,
-      Map<String, ClaimStoreProvider> byClass, List<String> failures) {
+  private static void scan(
+      ServiceLoader<ClaimStoreProvider> loader,
+      Map<String, ClaimStoreProvider> byClass,
+      List<String> failures) {
     Iterator<ClaimStoreProvider> it = loader.iterator();
     while (true) {
       try {
@@ -80,15 +83,28 @@ final class StoreProviders {
   ClaimStoreProvider forScheme(String scheme, String key, Object shown) {
     List<ClaimStoreProvider> ps = byScheme.getOrDefault(scheme, List.of());
     if (ps.isEmpty()) {
-      throw new ConfigException(key, shown, "no store provider serves the scheme '" + scheme
-          + "'; known schemes: " + String.join(", ", byScheme.keySet())
-          + (failures.isEmpty() ? "" : " (providers that failed to load: " + failures + ")"));
+      throw new ConfigException(
+          key,
+          shown,
+          "no store provider serves the scheme '"
+              + scheme
+              + "'; known schemes: "
+              + String.join(", ", byScheme.keySet())
+              + (failures.isEmpty() ? "" : " (providers that failed to load: " + failures + ")"));
     }
     if (ps.size() > 1) {
       TreeSet<String> names = new TreeSet<>();
       ps.forEach(p -> names.add(p.getClass().getName()));
-      throw new ConfigException(key, shown, "the scheme '" + scheme + "' is served by "
-          + ps.size() + " store providers, " + names + ": keep one of them on the class path");
+      throw new ConfigException(
+          key,
+          shown,
+          "the scheme '"
+              + scheme
+              + "' is served by "
+              + ps.size()
+              + " store providers, "
+              + names
+              + ": keep one of them on the class path");
     }
     return ps.get(0);
   }

@@ -54,9 +54,9 @@ public final class StoreSpec {
   }
 
   /**
-   * Opens a new handle on this store through the provider serving its scheme; the caller owns
-   * and closes it (a {@code memory:} store is the process-wide one of that name, which closing
-   * the handle leaves open).
+   * Opens a new handle on this store through the provider serving its scheme; the caller owns and
+   * closes it (a {@code memory:} store is the process-wide one of that name, which closing the
+   * handle leaves open).
    */
   public ClaimStore open() {
     return provider.open(uri, settings);
@@ -64,8 +64,11 @@ public final class StoreSpec {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof StoreSpec s && s.index == index && s.uri.equals(uri)
-        && s.provider.getClass().equals(provider.getClass()) && s.settings.equals(settings);
+    return o instanceof StoreSpec s
+        && s.index == index
+        && s.uri.equals(uri)
+        && s.provider.getClass().equals(provider.getClass())
+        && s.settings.equals(settings);
   }
 
   @Override

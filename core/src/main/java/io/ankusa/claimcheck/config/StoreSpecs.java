@@ -38,10 +38,16 @@ final class StoreSpecs {
   private static final Pattern OVERRIDE = Pattern.compile("claimcheck\\.store\\.(\\d+)\\.(.+)");
 
   /** The setting every store has. */
-  static final ConfigDef COMMON = new ConfigDef()
-      .define(StoreConfig.OP_DEADLINE_MS, Type.LONG, 10_000L, Range.between(1, 600_000), MEDIUM,
-          "The deadline of one store operation. The write deadline of a check-in is the largest of "
-              + "the stores' and covers every store, attempt and pack-id retry.");
+  static final ConfigDef COMMON =
+      new ConfigDef()
+          .define(
+              StoreConfig.OP_DEADLINE_MS,
+              Type.LONG,
+              10_000L,
+              Range.between(1, 600_000),
+              MEDIUM,
+              "The deadline of one store operation. The write deadline of a check-in is the largest of "
+                  + "the stores' and covers every store, attempt and pack-id retry.");
 
   /** Each built-in per-store setting with a library-wide key: its name → that key. */
   static final Map<String, String> GLOBAL_KEYS;
@@ -95,7 +101,9 @@ final class StoreSpecs {
       }
       if (index >= uris.size()) {
         // Its value is not shown: a setting for a store that does not exist may be a secret.
-        throw new ConfigException(e.getKey(), Secrets.HIDDEN,
+        throw new ConfigException(
+            e.getKey(),
+            Secrets.HIDDEN,
             "there is no store " + index + " (" + uris.size() + " configured in " + STORES + ")");
       }
       overrides.computeIfAbsent(index, i -> new HashMap<>()).put(m.group(2), e.getValue());
@@ -109,8 +117,12 @@ final class StoreSpecs {
     return List.copyOf(specs);
   }
 
-  private static StoreSpec spec(StoreProviders providers, Map<String, ?> globals, int i,
-      String raw, Map<String, Object> overrides) {
+  private static StoreSpec spec(
+      StoreProviders providers,
+      Map<String, ?> globals,
+      int i,
+      String raw,
+      Map<String, Object> overrides) {
     URI uri = StoreUris.parse(STORES, raw);
     String scheme = StoreUris.scheme(uri);
     ClaimStoreProvider provider = providers.forScheme(scheme, STORES, StoreUris.shown(uri));
@@ -119,9 +131,13 @@ final class StoreSpecs {
     String at = "claimcheck.store." + i + ".";
     for (String name : new TreeSet<>(overrides.keySet())) {
       if (!def.names().contains(name)) {
-        throw new ConfigException(at + name, Secrets.HIDDEN, "not a setting of a " + scheme
-            + " store (its value is not shown, in case it is a secret); known: "
-            + new TreeSet<>(def.names()));
+        throw new ConfigException(
+            at + name,
+            Secrets.HIDDEN,
+            "not a setting of a "
+                + scheme
+                + " store (its value is not shown, in case it is a secret); known: "
+                + new TreeSet<>(def.names()));
       }
     }
     ConfigDef perStore = new ConfigDef();

@@ -23,32 +23,50 @@ final class StoreUris {
 
   private StoreUris() {}
 
-  /** Parses {@code value}: a URI with a scheme and without user info, or a failure naming {@code key}. */
+  /**
+   * Parses {@code value}: a URI with a scheme and without user info, or a failure naming {@code
+   * key}.
+   */
   static URI parse(String key, String value) {
     String v = value.trim();
     if (v.indexOf('@') >= 0) {
-      throw new ConfigException(key, Secrets.HIDDEN, "a store URI must not contain '@' (user info"
-          + " in any form; credentials go in " + ClaimCheckConfig.S3_ACCESS_KEY_ID + " and "
-          + ClaimCheckConfig.S3_SECRET_ACCESS_KEY + ", and an '@' in a path is written %40); the"
-          + " URI is not shown");
+      throw new ConfigException(
+          key,
+          Secrets.HIDDEN,
+          "a store URI must not contain '@' (user info"
+              + " in any form; credentials go in "
+              + ClaimCheckConfig.S3_ACCESS_KEY_ID
+              + " and "
+              + ClaimCheckConfig.S3_SECRET_ACCESS_KEY
+              + ", and an '@' in a path is written %40); the"
+              + " URI is not shown");
     }
     URI uri;
     try {
       uri = new URI(v);
     } catch (URISyntaxException e) {
       // e's message quotes the input, which may hold a secret: show neither.
-      throw new ConfigException(key, Secrets.HIDDEN,
-          "not a URI: " + e.getReason() + " at index " + e.getIndex());
+      throw new ConfigException(
+          key, Secrets.HIDDEN, "not a URI: " + e.getReason() + " at index " + e.getIndex());
     }
-    if (uri.getRawUserInfo() != null || (uri.getRawAuthority() != null
-        && uri.getRawAuthority().contains("@"))) {
-      throw new ConfigException(key, Secrets.HIDDEN, "a store URI must not carry user info"
-          + " (credentials go in " + ClaimCheckConfig.S3_ACCESS_KEY_ID + " and "
-          + ClaimCheckConfig.S3_SECRET_ACCESS_KEY + "); the URI is not shown");
+    if (uri.getRawUserInfo() != null
+        || (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@"))) {
+      throw new ConfigException(
+          key,
+          Secrets.HIDDEN,
+          "a store URI must not carry user info"
+              + " (credentials go in "
+              + ClaimCheckConfig.S3_ACCESS_KEY_ID
+              + " and "
+              + ClaimCheckConfig.S3_SECRET_ACCESS_KEY
+              + "); the URI is not shown");
     }
     if (uri.getScheme() == null) {
-      throw new ConfigException(key, shown(uri), "a store URI starts with its scheme, like "
-          + "s3://bucket[/prefix], file:///path or memory:<name>");
+      throw new ConfigException(
+          key,
+          shown(uri),
+          "a store URI starts with its scheme, like "
+              + "s3://bucket[/prefix], file:///path or memory:<name>");
     }
     return uri;
   }
@@ -69,7 +87,9 @@ final class StoreUris {
       }
       path = end < 0 ? "" : rest.substring(end);
     }
-    if (path.indexOf(':') >= 0 || path.indexOf('@') >= 0 || uri.getRawQuery() != null
+    if (path.indexOf(':') >= 0
+        || path.indexOf('@') >= 0
+        || uri.getRawQuery() != null
         || uri.getRawFragment() != null) {
       return hidden(uri);
     }

@@ -12,9 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The redeem every Kafka surface runs on its own thread (the deserializer, the Connect
- * transform): through the request gate, bounded by a deadline, failures typed; stateless and
- * thread-safe.
+ * The redeem every Kafka surface runs on its own thread (the deserializer, the Connect transform):
+ * through the request gate, bounded by a deadline, failures typed; stateless and thread-safe.
  *
  * <p>The gate's permit is taken and given back on the calling thread (it is that thread's). The
  * wait lasts until the deadline plus {@link #GRACE_NANOS}, time for the reader's own deadline
@@ -35,9 +34,13 @@ public final class BlockingRedeem {
   public static byte[] redeem(ClaimCheck cc, ClaimRef ref, long deadlineNanos) {
     ClaimReader reader = ReaderAccess.of(cc);
     if (reader != null && !reader.admit()) {
-      throw new ClaimCheckFailure(Reason.UNAVAILABLE, Redeemer.claim(ref) + "overloaded: "
-          + ClaimCheckConfig.MAX_CONCURRENT_READS
-          + " redeems are already being served in this process", null);
+      throw new ClaimCheckFailure(
+          Reason.UNAVAILABLE,
+          Redeemer.claim(ref)
+              + "overloaded: "
+              + ClaimCheckConfig.MAX_CONCURRENT_READS
+              + " redeems are already being served in this process",
+          null);
     }
     try {
       CompletableFuture<byte[]> f = cc.redeem(ref, deadlineNanos);
@@ -49,12 +52,12 @@ public final class BlockingRedeem {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         f.cancel(false);
-        throw new ClaimCheckFailure(Reason.UNAVAILABLE,
-            Redeemer.claim(ref) + "interrupted while redeeming", e);
+        throw new ClaimCheckFailure(
+            Reason.UNAVAILABLE, Redeemer.claim(ref) + "interrupted while redeeming", e);
       } catch (TimeoutException e) {
         f.cancel(false);
-        throw new ClaimCheckFailure(Reason.UNAVAILABLE,
-            Redeemer.claim(ref) + "no answer by the redeem's deadline", e);
+        throw new ClaimCheckFailure(
+            Reason.UNAVAILABLE, Redeemer.claim(ref) + "no answer by the redeem's deadline", e);
       }
     } finally {
       if (reader != null) {
@@ -71,7 +74,7 @@ public final class BlockingRedeem {
     if (cause instanceof ClaimCheckFailure f) {
       return f;
     }
-    return new ClaimCheckFailure(Reason.UNAVAILABLE,
-        Redeemer.claim(ref) + "redeem failed: " + cause, cause);
+    return new ClaimCheckFailure(
+        Reason.UNAVAILABLE, Redeemer.claim(ref) + "redeem failed: " + cause, cause);
   }
 }

@@ -3,9 +3,9 @@ package io.ankusa.claimcheck.internal;
 import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
+import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
-import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -37,9 +37,10 @@ import net.jpountz.xxhash.XXHashFactory;
  *
  * <p>lz4 is lz4-java's frame streams configured as Kafka's {@code Lz4BlockOutputStream} at its
  * default level: FLG {@code 0x60} (version 1, independent blocks, no checksums, no content size),
- * BD {@code 0x40} (64 KiB blocks), the fast compressor, so the bytes equal Kafka's. Read: one
- * frame starting with the frame magic (no skippable frame), nothing after its end mark; the reader
- * holds two buffers of the frame's block size (at most 4 MiB each, as the BD byte's block-size code allows).
+ * BD {@code 0x40} (64 KiB blocks), the fast compressor, so the bytes equal Kafka's. Read: one frame
+ * starting with the frame magic (no skippable frame), nothing after its end mark; the reader holds
+ * two buffers of the frame's block size (at most 4 MiB each, as the BD byte's block-size code
+ * allows).
  */
 final class Compressor {
 
@@ -48,10 +49,12 @@ final class Compressor {
 
   /** zstd as Kafka writes it: level 3, a 16 KiB input buffer. */
   private static final int ZSTD_LEVEL = 3;
+
   private static final int ZSTD_BUFFER = 16 << 10;
 
   /** The LZ4 frame magic, little-endian on the wire: {@code 04 22 4D 18}. */
   private static final int LZ4_MAGIC = 0x184D2204;
+
   private static final LZ4Factory LZ4 = LZ4Factory.fastestInstance();
   private static final XXHashFactory XXHASH = XXHashFactory.fastestInstance();
 
@@ -87,11 +90,18 @@ final class Compressor {
       case GZIP ->
           new BufferedOutputStream(new GZIPOutputStream(buffer, GZIP_BUFFER), 2 * GZIP_BUFFER);
       // One write of the whole value: the frame stream buffers its 64 KiB block itself.
-      case LZ4 -> new LZ4FrameOutputStream(buffer, BLOCKSIZE.SIZE_64KB, -1L, LZ4.fastCompressor(),
-          XXHASH.hash32(), FLG.Bits.BLOCK_INDEPENDENCE);
-      default -> new BufferedOutputStream(
-          new ZstdOutputStreamNoFinalizer(buffer, RecyclingBufferPool.INSTANCE, ZSTD_LEVEL),
-          ZSTD_BUFFER);
+      case LZ4 ->
+          new LZ4FrameOutputStream(
+              buffer,
+              BLOCKSIZE.SIZE_64KB,
+              -1L,
+              LZ4.fastCompressor(),
+              XXHASH.hash32(),
+              FLG.Bits.BLOCK_INDEPENDENCE);
+      default ->
+          new BufferedOutputStream(
+              new ZstdOutputStreamNoFinalizer(buffer, RecyclingBufferPool.INSTANCE, ZSTD_LEVEL),
+              ZSTD_BUFFER);
     };
   }
 
@@ -112,22 +122,26 @@ final class Compressor {
     }
     boolean known = rawLength != ClaimRef.UNKNOWN_RAW_LENGTH;
     if (known && (rawLength < 0 || rawLength > maxBytes)) {
-      throw new CorruptPackException("the ref records " + rawLength
-          + " uncompressed bytes, outside 0.." + maxBytes);
+      throw new CorruptPackException(
+          "the ref records " + rawLength + " uncompressed bytes, outside 0.." + maxBytes);
     }
     int bound = known ? rawLength : maxBytes;
     // Plausible sizes are allocated at once; past that, memory follows the output produced.
     long guess = Math.max((long) READ_CHUNK, (long) stored.length * FIRST_CHUNK_RATIO);
-    InflateSink sink = new InflateSink(bound, (int) Math.min(bound, guess),
-        known ? "the uncompressed length its ref records" : "claimcheck.read.max.bytes", !known);
+    InflateSink sink =
+        new InflateSink(
+            bound,
+            (int) Math.min(bound, guess),
+            known ? "the uncompressed length its ref records" : "claimcheck.read.max.bytes",
+            !known);
     if (codec == Codec.SNAPPY) {
       SnappyFrame.decompress(stored, sink);
     } else {
       inflateStream(codec, stored, sink);
     }
     if (known && sink.size() != rawLength) {
-      throw new CorruptPackException("the claim inflates to " + sink.size()
-          + " bytes, its ref records " + rawLength);
+      throw new CorruptPackException(
+          "the claim inflates to " + sink.size() + " bytes, its ref records " + rawLength);
     }
     return sink.toByteArray();
   }
@@ -135,16 +149,18 @@ final class Compressor {
   private static void inflateStream(Codec codec, byte[] stored, InflateSink sink) {
     // lz4-java would skip a skippable frame, and with readSingleFrame stop at the end mark
     // whatever follows; Kafka's reader does neither: a claim is one frame, first byte to last.
-    if (codec == Codec.LZ4 && (stored.length < 4
-        || ByteBuffer.wrap(stored, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt() != LZ4_MAGIC)) {
+    if (codec == Codec.LZ4
+        && (stored.length < 4
+            || ByteBuffer.wrap(stored, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()
+                != LZ4_MAGIC)) {
       throw new CorruptPackException("not a valid LZ4 stream: no LZ4 frame magic");
     }
     ByteArrayInputStream bytes = new ByteArrayInputStream(stored);
     try (InputStream in = decoder(codec, bytes)) {
       drain(in, sink);
       if (codec == Codec.LZ4 && bytes.available() > 0) {
-        throw new CorruptPackException("not a valid LZ4 stream: " + bytes.available()
-            + " bytes after the end mark");
+        throw new CorruptPackException(
+            "not a valid LZ4 stream: " + bytes.available() + " bytes after the end mark");
       }
     } catch (IOException | RuntimeException e) {
       if (e instanceof CorruptPackException || e instanceof PastReadLimitException) {

@@ -2,22 +2,22 @@ package io.ankusa.claimcheck.internal;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.Prefetch;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
+import io.ankusa.claimcheck.Prefetch;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
-import io.ankusa.claimcheck.ref.ClaimRef;
-import io.ankusa.claimcheck.ref.Codec;
 import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import io.ankusa.claimcheck.internal.ref.EncodedPack;
 import io.ankusa.claimcheck.internal.ref.PackEntry;
 import io.ankusa.claimcheck.internal.ref.PackEntryInput;
-import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.internal.ref.Packs;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.CheckInOutcome;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.Codec;
+import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.ref.Tenant;
 import io.ankusa.claimcheck.store.StoreException;
-import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.CheckInOutcome;
+import io.ankusa.claimcheck.time.Ticker;
 import java.lang.ref.Cleaner;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -39,9 +39,9 @@ import java.util.concurrent.TimeoutException;
  * fresh pack id under the same write deadline. A redeem verifies length and checksum on every
  * answer (cache hits included) and hands out a private copy, so wrong bytes are never returned.
  *
- * <p>A handle that becomes unreachable without being closed is released by a {@link Cleaner}:
- * Kafka Streams, for one, never closes the default serdes it creates, and without this their
- * handles would keep the shared stores and reader open until the JVM exits.
+ * <p>A handle that becomes unreachable without being closed is released by a {@link Cleaner}: Kafka
+ * Streams, for one, never closes the default serdes it creates, and without this their handles
+ * would keep the shared stores and reader open until the JVM exits.
  */
 public final class Engine implements ClaimCheck, ReaderAccess {
 
@@ -66,7 +66,8 @@ public final class Engine implements ClaimCheck, ReaderAccess {
     this.rt = rt;
     this.ticker = ticker;
     this.tenant = Tenant.of(config.tenant());
-    this.codec = Codec.valueOf(config.getString(ClaimCheckConfig.COMPRESSION_TYPE).toUpperCase(Locale.ROOT));
+    this.codec =
+        Codec.valueOf(config.getString(ClaimCheckConfig.COMPRESSION_TYPE).toUpperCase(Locale.ROOT));
     this.allowed = new HashSet<>(config.tenantsAllowed());
     this.readMaxBytes = config.readMaxBytes();
     this.writeMaxBytes = config.writeMaxBytes();
@@ -75,7 +76,8 @@ public final class Engine implements ClaimCheck, ReaderAccess {
   }
 
   public static Engine open(ClaimCheckConfig config, Object meterRegistry, Ticker ticker) {
-    return new Engine(config, Runtimes.acquire(Runtimes.key(config, meterRegistry, ticker)), ticker);
+    return new Engine(
+        config, Runtimes.acquire(Runtimes.key(config, meterRegistry, ticker)), ticker);
   }
 
   @Override
@@ -116,14 +118,22 @@ public final class Engine implements ClaimCheck, ReaderAccess {
     for (int collisions = 0; ; collisions++) {
       PackId id = fixedId != null ? fixedId : PackId.random(random);
       try {
-        int store = await(rt.stores.write(tenant.value(), id.value(), pack.bytes(), deadline), deadline);
+        int store =
+            await(rt.stores.write(tenant.value(), id.value(), pack.bytes(), deadline), deadline);
         rt.telemetry.checkIn(CheckInOutcome.OK, store, ticker.read() - start);
         return refs(id, pack, rawLengths);
       } catch (StoreException e) {
         if (e.kind() != StoreException.Kind.ALREADY_EXISTS) {
           rt.telemetry.checkIn(CheckInOutcome.FAILED, -1, ticker.read() - start);
-          throw new ClaimCheckFailure(Reason.UNAVAILABLE,
-              "check-in of " + values.size() + " claim(s) for tenant " + tenant + " failed: " + e.getMessage(), e);
+          throw new ClaimCheckFailure(
+              Reason.UNAVAILABLE,
+              "check-in of "
+                  + values.size()
+                  + " claim(s) for tenant "
+                  + tenant
+                  + " failed: "
+                  + e.getMessage(),
+              e);
         }
         rt.telemetry.checkIn(CheckInOutcome.COLLISION, -1, ticker.read() - start);
         if (fixedId != null) {
@@ -132,40 +142,62 @@ public final class Engine implements ClaimCheck, ReaderAccess {
           return refs;
         }
         if (collisions + 1 >= MAX_COLLISIONS) {
-          throw new ClaimCheckFailure(Reason.UNAVAILABLE, MAX_COLLISIONS
-              + " fresh pack ids in a row collided for tenant " + tenant + ": is the random source broken?", e);
+          throw new ClaimCheckFailure(
+              Reason.UNAVAILABLE,
+              MAX_COLLISIONS
+                  + " fresh pack ids in a row collided for tenant "
+                  + tenant
+                  + ": is the random source broken?",
+              e);
         }
       }
     }
   }
 
   /**
-   * Returns the refs of {@code pack} once a read-back shows that the pack already stored under
-   * its content-derived id {@code id} holds our claims (length and CRC32C of each, one ranged
-   * read per claim). A pack that holds other bytes — a 64-bit content-id collision, or an object
-   * damaged or written by something else — fails the check-in {@code CORRUPT}: the id is derived
-   * from the content, so a retry would find the same object, and a ref to it would redeem wrong
-   * bytes or fail as corrupt on every consumer. A read-back that gets no answer is {@code
-   * UNAVAILABLE} (retriable).
+   * Returns the refs of {@code pack} once a read-back shows that the pack already stored under its
+   * content-derived id {@code id} holds our claims (length and CRC32C of each, one ranged read per
+   * claim). A pack that holds other bytes — a 64-bit content-id collision, or an object damaged or
+   * written by something else — fails the check-in {@code CORRUPT}: the id is derived from the
+   * content, so a retry would find the same object, and a ref to it would redeem wrong bytes or
+   * fail as corrupt on every consumer. A read-back that gets no answer is {@code UNAVAILABLE}
+   * (retriable).
    */
   private List<ClaimRef> ours(PackId id, EncodedPack pack, int[] rawLengths, long deadline) {
     for (PackEntry entry : pack.entries()) {
       byte[] stored;
       try {
-        stored = await(rt.stores.read(tenant.value(), id.value(), entry.offset(), entry.length(),
-            deadline), deadline).bytes();
+        stored =
+            await(
+                    rt.stores.read(
+                        tenant.value(), id.value(), entry.offset(), entry.length(), deadline),
+                    deadline)
+                .bytes();
       } catch (StoreException e) {
-        throw new ClaimCheckFailure(Reason.UNAVAILABLE, "check-in for tenant " + tenant + ": pack "
-            + id.hex() + " already exists under the content's id, but reading it back failed: "
-            + e.getMessage(), e);
+        throw new ClaimCheckFailure(
+            Reason.UNAVAILABLE,
+            "check-in for tenant "
+                + tenant
+                + ": pack "
+                + id.hex()
+                + " already exists under the content's id, but reading it back failed: "
+                + e.getMessage(),
+            e);
       }
       try {
         Packs.checkClaim(entry, stored);
       } catch (CorruptPackException e) {
-        throw new ClaimCheckFailure(Reason.CORRUPT, "check-in for tenant " + tenant + ": pack "
-            + id.hex() + " already stored under the content's id does not hold these bytes ("
-            + e.getMessage() + "); it is not ours, so no ref to it is returned: remove that"
-            + " object (a content-id collision or a damaged pack)", e);
+        throw new ClaimCheckFailure(
+            Reason.CORRUPT,
+            "check-in for tenant "
+                + tenant
+                + ": pack "
+                + id.hex()
+                + " already stored under the content's id does not hold these bytes ("
+                + e.getMessage()
+                + "); it is not ours, so no ref to it is returned: remove that"
+                + " object (a content-id collision or a damaged pack)",
+            e);
       }
     }
     return refs(id, pack, rawLengths);
@@ -174,10 +206,10 @@ public final class Engine implements ClaimCheck, ReaderAccess {
   /**
    * Writes the key pack {@code id}, just checked to be ours, again ({@link
    * io.ankusa.claimcheck.store.ClaimStore#put}) under the same write deadline, so the store lists
-   * it as written now: the collector judges an unmarked pack by its last-modified time, and
-   * without this a key re-sent while a collection runs (its record past the noted end offsets)
-   * would name a pack listed with the time of its first write, and lose it. Failure is {@code
-   * UNAVAILABLE}: the pack may be about to be collected, so no ref is returned.
+   * it as written now: the collector judges an unmarked pack by its last-modified time, and without
+   * this a key re-sent while a collection runs (its record past the noted end offsets) would name a
+   * pack listed with the time of its first write, and lose it. Failure is {@code UNAVAILABLE}: the
+   * pack may be about to be collected, so no ref is returned.
    *
    * <p>Why a rewrite rather than a copy onto itself or a second look by the sweep: its bytes are
    * the same by construction (they were just read back), so a concurrent reader gets the same bytes
@@ -198,13 +230,20 @@ public final class Engine implements ClaimCheck, ReaderAccess {
    */
   private void refresh(PackId id, EncodedPack pack, long deadline) {
     try {
-      int store = await(rt.stores.rewrite(tenant.value(), id.value(), pack.bytes(), deadline),
-          deadline);
+      int store =
+          await(rt.stores.rewrite(tenant.value(), id.value(), pack.bytes(), deadline), deadline);
       await(rt.stores.settle(store, tenant.value(), id.value(), pack.bytes(), deadline), deadline);
     } catch (StoreException e) {
-      throw new ClaimCheckFailure(Reason.UNAVAILABLE, "check-in for tenant " + tenant + ": key pack "
-          + id.hex() + " is already stored, but writing it again (so that a collection running"
-          + " now keeps it) failed: " + e.getMessage(), e);
+      throw new ClaimCheckFailure(
+          Reason.UNAVAILABLE,
+          "check-in for tenant "
+              + tenant
+              + ": key pack "
+              + id.hex()
+              + " is already stored, but writing it again (so that a collection running"
+              + " now keeps it) failed: "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -218,9 +257,9 @@ public final class Engine implements ClaimCheck, ReaderAccess {
 
   /**
    * The size both byte limits judge a claim by: the larger of its stored and its uncompressed
-   * length. A reader refuses a ref whose size passes claimcheck.read.max.bytes; a writer refuses
-   * a value longer than claimcheck.write.max.bytes and stores uncompressed one whose compressed
-   * form would pass it, so with the same limit on both sides every written claim is readable.
+   * length. A reader refuses a ref whose size passes claimcheck.read.max.bytes; a writer refuses a
+   * value longer than claimcheck.write.max.bytes and stores uncompressed one whose compressed form
+   * would pass it, so with the same limit on both sides every written claim is readable.
    */
   static long limitedSize(int storedLength, int rawLength) {
     return Math.max((long) storedLength, rawLength);
@@ -230,9 +269,18 @@ public final class Engine implements ClaimCheck, ReaderAccess {
   private void checkWriteSizes(List<byte[]> values) {
     for (int i = 0; i < values.size(); i++) {
       if (values.get(i).length > writeMaxBytes) {
-        throw new ClaimCheckFailure(Reason.REFUSED, "value " + i + " of " + values.get(i).length
-            + " bytes exceeds " + ClaimCheckConfig.WRITE_MAX_BYTES + " (" + writeMaxBytes
-            + "): nothing was written", null);
+        throw new ClaimCheckFailure(
+            Reason.REFUSED,
+            "value "
+                + i
+                + " of "
+                + values.get(i).length
+                + " bytes exceeds "
+                + ClaimCheckConfig.WRITE_MAX_BYTES
+                + " ("
+                + writeMaxBytes
+                + "): nothing was written",
+            null);
       }
     }
   }
@@ -243,9 +291,18 @@ public final class Engine implements ClaimCheck, ReaderAccess {
     if (size <= readMaxBytes) {
       return null;
     }
-    return new ClaimCheckFailure(Reason.REFUSED, "claim " + describe(ref) + " of " + size
-        + " bytes exceeds " + ClaimCheckConfig.READ_MAX_BYTES + " (" + readMaxBytes
-        + "): not fetched", null);
+    return new ClaimCheckFailure(
+        Reason.REFUSED,
+        "claim "
+            + describe(ref)
+            + " of "
+            + size
+            + " bytes exceeds "
+            + ClaimCheckConfig.READ_MAX_BYTES
+            + " ("
+            + readMaxBytes
+            + "): not fetched",
+        null);
   }
 
   private <T> T await(CompletableFuture<T> f, long deadline) {
@@ -264,8 +321,8 @@ public final class Engine implements ClaimCheck, ReaderAccess {
       throw StoreException.of(cause);
     } catch (TimeoutException e) {
       f.cancel(false);
-      throw new StoreException(StoreException.Kind.UNAVAILABLE,
-          "the write did not finish by its deadline", null, e);
+      throw new StoreException(
+          StoreException.Kind.UNAVAILABLE, "the write did not finish by its deadline", null, e);
     }
   }
 
@@ -273,8 +330,16 @@ public final class Engine implements ClaimCheck, ReaderAccess {
   public CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos) {
     String t = ref.tenant().value();
     if (!allows(t)) {
-      return CompletableFuture.failedFuture(new ClaimCheckFailure(Reason.REFUSED,
-          "claim " + describe(ref) + ": tenant " + t + " is not in " + ClaimCheckConfig.TENANTS_ALLOWED, null));
+      return CompletableFuture.failedFuture(
+          new ClaimCheckFailure(
+              Reason.REFUSED,
+              "claim "
+                  + describe(ref)
+                  + ": tenant "
+                  + t
+                  + " is not in "
+                  + ClaimCheckConfig.TENANTS_ALLOWED,
+              null));
     }
     ClaimCheckFailure tooLarge = tooLarge(ref);
     if (tooLarge != null) {
@@ -286,15 +351,23 @@ public final class Engine implements ClaimCheck, ReaderAccess {
   /**
    * Fetches {@code ref}'s claim into the reader for a redeem to come (see {@link
    * ReaderAccess#warm}): the same refusals as {@link #redeem}, then the reader's fetch alone,
-   * without the caller's copy (a prefetch's copy was dropped unread: one clone and two checksums
-   * of every prefetched claim).
+   * without the caller's copy (a prefetch's copy was dropped unread: one clone and two checksums of
+   * every prefetched claim).
    */
   @Override
   public CompletableFuture<?> warm(ClaimRef ref, long deadlineNanos) {
     String t = ref.tenant().value();
     if (!allows(t)) {
-      return CompletableFuture.failedFuture(new ClaimCheckFailure(Reason.REFUSED,
-          "claim " + describe(ref) + ": tenant " + t + " is not in " + ClaimCheckConfig.TENANTS_ALLOWED, null));
+      return CompletableFuture.failedFuture(
+          new ClaimCheckFailure(
+              Reason.REFUSED,
+              "claim "
+                  + describe(ref)
+                  + ": tenant "
+                  + t
+                  + " is not in "
+                  + ClaimCheckConfig.TENANTS_ALLOWED,
+              null));
     }
     ClaimCheckFailure tooLarge = tooLarge(ref);
     if (tooLarge != null) {
@@ -306,7 +379,9 @@ public final class Engine implements ClaimCheck, ReaderAccess {
   @Override
   public Prefetch prefetch(ClaimRef ref, Runnable onRead) {
     Objects.requireNonNull(onRead, "onRead");
-    return allows(ref.tenant().value()) ? PinnedPrefetch.register(this, rt.reader, ref, onRead) : null;
+    return allows(ref.tenant().value())
+        ? PinnedPrefetch.register(this, rt.reader, ref, onRead)
+        : null;
   }
 
   /**
@@ -317,13 +392,23 @@ public final class Engine implements ClaimCheck, ReaderAccess {
   static byte[] verified(ClaimRef ref, byte[] stored, int readMaxBytes) {
     try {
       Packs.checkClaim(ref, stored);
-      return ref.codec() == Codec.NONE ? stored.clone()
+      return ref.codec() == Codec.NONE
+          ? stored.clone()
           : Compressor.decompress(ref.codec(), stored, ref.rawLength(), readMaxBytes);
     } catch (CorruptPackException e) {
-      throw new ClaimCheckFailure(Reason.CORRUPT, "claim " + describe(ref) + ": " + e.getMessage(), e);
+      throw new ClaimCheckFailure(
+          Reason.CORRUPT, "claim " + describe(ref) + ": " + e.getMessage(), e);
     } catch (PastReadLimitException e) {
-      throw new ClaimCheckFailure(Reason.REFUSED, "claim " + describe(ref) + ": " + e.getMessage()
-          + "; a reader with a higher " + ClaimCheckConfig.READ_MAX_BYTES + " can redeem it", e);
+      throw new ClaimCheckFailure(
+          Reason.REFUSED,
+          "claim "
+              + describe(ref)
+              + ": "
+              + e.getMessage()
+              + "; a reader with a higher "
+              + ClaimCheckConfig.READ_MAX_BYTES
+              + " can redeem it",
+          e);
     }
   }
 

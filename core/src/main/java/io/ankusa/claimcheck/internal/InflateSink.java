@@ -9,9 +9,9 @@ import java.util.List;
  *
  * <p>Memory follows the bytes actually produced, never a length read from the input: the first
  * chunk is small (unless the caller knows the exact size is plausible), later chunks grow
- * geometrically to {@value #MAX_CHUNK} bytes, and no chunk reaches past the bound. A write past
- * the bound throws {@link CorruptPackException} at once, so a decompression bomb costs at most
- * the bound. Invariants: {@code size <= bound}; {@code size} is the sum of {@code filled} over the
+ * geometrically to {@value #MAX_CHUNK} bytes, and no chunk reaches past the bound. A write past the
+ * bound throws {@link CorruptPackException} at once, so a decompression bomb costs at most the
+ * bound. Invariants: {@code size <= bound}; {@code size} is the sum of {@code filled} over the
  * closed chunks plus {@code pos}; {@code pos <= current.length}.
  */
 final class InflateSink {
@@ -66,8 +66,8 @@ final class InflateSink {
   }
 
   /**
-   * Like {@link #reserve} but content with any free room in the current chunk (for streams,
-   * which fill what they are given): returns 1..{@code wanted} bytes, or 0 when {@link #full()}.
+   * Like {@link #reserve} but content with any free room in the current chunk (for streams, which
+   * fill what they are given): returns 1..{@code wanted} bytes, or 0 when {@link #full()}.
    */
   int room(int wanted) {
     if (current.length - pos > 0) {

@@ -23,8 +23,8 @@ final class PinnedPrefetch implements Prefetch {
   }
 
   /**
-   * Registers {@code ref}'s pin in {@code reader}; null when there is nothing to prefetch into
-   * (no cache, the claim cached already, or another prefetch holds it).
+   * Registers {@code ref}'s pin in {@code reader}; null when there is nothing to prefetch into (no
+   * cache, the claim cached already, or another prefetch holds it).
    */
   static Prefetch register(Engine engine, ClaimReader reader, ClaimRef ref, Runnable onRead) {
     Pin pin = reader.pin(Redeemer.keyOf(ref), p -> onRead.run());

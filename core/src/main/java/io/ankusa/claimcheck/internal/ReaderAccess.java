@@ -6,9 +6,8 @@ import io.ankusa.claimcheck.ref.ClaimRef;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A claim check that can show the process-wide reader it redeems through (its request gate,
- * cache and stats), for this library's own Kafka surfaces; implementations are thread-safe. Not
- * API.
+ * A claim check that can show the process-wide reader it redeems through (its request gate, cache
+ * and stats), for this library's own Kafka surfaces; implementations are thread-safe. Not API.
  */
 public interface ReaderAccess {
 
@@ -16,11 +15,11 @@ public interface ReaderAccess {
   ClaimReader reader();
 
   /**
-   * Fetches {@code ref}'s stored bytes into the shared reader by {@code deadlineNanos}, as a
-   * redeem would (verified against the ref before the reader caches them), but makes no copy for
-   * a caller: the future completes when the fetch ended (exceptionally when it failed; the
-   * redeem that reads the claim reports the failure itself). For prefetching; never blocks. The
-   * default redeems and drops the copy.
+   * Fetches {@code ref}'s stored bytes into the shared reader by {@code deadlineNanos}, as a redeem
+   * would (verified against the ref before the reader caches them), but makes no copy for a caller:
+   * the future completes when the fetch ended (exceptionally when it failed; the redeem that reads
+   * the claim reports the failure itself). For prefetching; never blocks. The default redeems and
+   * drops the copy.
    */
   default CompletableFuture<?> warm(ClaimRef ref, long deadlineNanos) {
     if (this instanceof ClaimCheck cc) {

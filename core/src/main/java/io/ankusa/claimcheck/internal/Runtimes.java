@@ -1,17 +1,17 @@
 package io.ankusa.claimcheck.internal;
 
-import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.internal.breaker.BreakerListener;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.internal.breaker.BreakerListener;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.internal.placement.Placement;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.internal.reader.ClaimReaders;
 import io.ankusa.claimcheck.internal.reader.ReaderSettings;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.Telemetries;
+import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -21,9 +21,9 @@ import java.util.Map;
  * The process-wide registry of store sets and readers, one per distinct store configuration,
  * reference-counted; thread-safe.
  *
- * <p>Invariants: every access to the map holds this class's lock; an entry's count is the number
- * of open handles on it; the entry is removed and its reader and stores closed exactly when the
- * count falls to zero.
+ * <p>Invariants: every access to the map holds this class's lock; an entry's count is the number of
+ * open handles on it; the entry is removed and its reader and stores closed exactly when the count
+ * falls to zero.
  */
 final class Runtimes {
 
@@ -31,18 +31,28 @@ final class Runtimes {
   static final Map<Key, Runtime> SHARED = new HashMap<>();
 
   /** Releases handles that became unreachable unclosed (one daemon thread per process). */
-  static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create(r -> {
-    Thread t = new Thread(r, "claimcheck-cleaner");
-    t.setDaemon(true);
-    return t;
-  });
+  static final java.lang.ref.Cleaner CLEANER =
+      java.lang.ref.Cleaner.create(
+          r -> {
+            Thread t = new Thread(r, "claimcheck-cleaner");
+            t.setDaemon(true);
+            return t;
+          });
 
   private Runtimes() {}
 
   /** What makes two configurations share a store set and a reader. */
-  record Key(List<StoreSpec> stores, Placement placement, KeyLayout layout, Duration cooldown,
-      int maxInflight, int queueMax, int maxConcurrentReads, long cacheMaxBytes,
-      Object meterRegistry, Ticker ticker) {}
+  record Key(
+      List<StoreSpec> stores,
+      Placement placement,
+      KeyLayout layout,
+      Duration cooldown,
+      int maxInflight,
+      int queueMax,
+      int maxConcurrentReads,
+      long cacheMaxBytes,
+      Object meterRegistry,
+      Ticker ticker) {}
 
   /** One shared store set, its reader and its telemetry. */
   static final class Runtime {
@@ -61,11 +71,17 @@ final class Runtimes {
   }
 
   static Key key(ClaimCheckConfig c, Object meterRegistry, Ticker ticker) {
-    return new Key(c.stores(), Placement.parse(c.getString(ClaimCheckConfig.PLACEMENT)),
-        KeyLayout.parse(c.getString(ClaimCheckConfig.KEY_LAYOUT)), c.cooldown(),
-        c.getInt(ClaimCheckConfig.READ_MAX_INFLIGHT), c.getInt(ClaimCheckConfig.READ_QUEUE_MAX),
-        c.getInt(ClaimCheckConfig.MAX_CONCURRENT_READS), c.getLong(ClaimCheckConfig.CACHE_MAX_BYTES),
-        meterRegistry, ticker);
+    return new Key(
+        c.stores(),
+        Placement.parse(c.getString(ClaimCheckConfig.PLACEMENT)),
+        KeyLayout.parse(c.getString(ClaimCheckConfig.KEY_LAYOUT)),
+        c.cooldown(),
+        c.getInt(ClaimCheckConfig.READ_MAX_INFLIGHT),
+        c.getInt(ClaimCheckConfig.READ_QUEUE_MAX),
+        c.getInt(ClaimCheckConfig.MAX_CONCURRENT_READS),
+        c.getLong(ClaimCheckConfig.CACHE_MAX_BYTES),
+        meterRegistry,
+        ticker);
   }
 
   static synchronized Runtime acquire(Key key) {
@@ -87,16 +103,22 @@ final class Runtimes {
   }
 
   private static Runtime create(Key key) {
-    ClaimCheckTelemetry telemetry = ClaimCheckTelemetry.neverThrowing(Telemetries.of(key.meterRegistry()));
-    ClaimStores.Builder b = ClaimStores.builder().placement(key.placement()).layout(key.layout())
-        .cooldown(key.cooldown()).ticker(key.ticker())
-        .breakerListener((store, t) -> {
-          if (t == BreakerListener.Transition.OPENED) {
-            telemetry.breakerOpened(store);
-          } else {
-            telemetry.breakerClosed(store);
-          }
-        });
+    ClaimCheckTelemetry telemetry =
+        ClaimCheckTelemetry.neverThrowing(Telemetries.of(key.meterRegistry()));
+    ClaimStores.Builder b =
+        ClaimStores.builder()
+            .placement(key.placement())
+            .layout(key.layout())
+            .cooldown(key.cooldown())
+            .ticker(key.ticker())
+            .breakerListener(
+                (store, t) -> {
+                  if (t == BreakerListener.Transition.OPENED) {
+                    telemetry.breakerOpened(store);
+                  } else {
+                    telemetry.breakerClosed(store);
+                  }
+                });
     List<io.ankusa.claimcheck.store.ClaimStore> opened = new java.util.ArrayList<>();
     try {
       for (StoreSpec spec : key.stores()) {
@@ -108,10 +130,16 @@ final class Runtimes {
       throw e;
     }
     ClaimStores stores = b.build();
-    ClaimReader reader = ClaimReaders.create(ReaderSettings.builder(stores.size())
-        .maxInflight(key.maxInflight()).queueMax(key.queueMax())
-        .maxConcurrentReads(key.maxConcurrentReads()).cacheMaxBytes(key.cacheMaxBytes())
-        .ticker(key.ticker()).telemetry(telemetry).build());
+    ClaimReader reader =
+        ClaimReaders.create(
+            ReaderSettings.builder(stores.size())
+                .maxInflight(key.maxInflight())
+                .queueMax(key.queueMax())
+                .maxConcurrentReads(key.maxConcurrentReads())
+                .cacheMaxBytes(key.cacheMaxBytes())
+                .ticker(key.ticker())
+                .telemetry(telemetry)
+                .build());
     return new Runtime(key, stores, reader, telemetry);
   }
 }

@@ -23,11 +23,11 @@ import org.xerial.snappy.SnappyOutputStream;
  * before reading anything behind them: {@code new byte[chunkSize]} from a block's length word (up
  * to 512 MiB) and {@code new byte[uncompressedLength]} from the block's varint (up to 2 GiB), past
  * any bound of ours. Measured with snappy-java 1.1.10.7 at {@code -Xmx256m}: a 20-byte stream
- * declaring a 500 MiB block fails with {@code SnappyError} (an {@code Error}: "Java heap space"),
- * a 26-byte one whose 6-byte block declares 1 GiB with {@code OutOfMemoryError}; with a 2 GiB
- * heap both allocate before failing. Read here, both are a {@code CorruptPackException} and
- * allocate nothing: the block length is checked against the bytes present, the declared length
- * against {@link #MAX_RATIO} and the sink's bound.
+ * declaring a 500 MiB block fails with {@code SnappyError} (an {@code Error}: "Java heap space"), a
+ * 26-byte one whose 6-byte block declares 1 GiB with {@code OutOfMemoryError}; with a 2 GiB heap
+ * both allocate before failing. Read here, both are a {@code CorruptPackException} and allocate
+ * nothing: the block length is checked against the bytes present, the declared length against
+ * {@link #MAX_RATIO} and the sink's bound.
  */
 final class SnappyFrame {
 
@@ -36,8 +36,8 @@ final class SnappyFrame {
   private static final int MAGIC_HEAD = 0x82534E41; // the magic's first 4 bytes as an int
 
   /**
-   * Snappy's densest element, a 3-byte copy, yields 64 bytes: no valid block inflates to more
-   * than this many bytes per compressed byte, so a block declaring more is refused unallocated.
+   * Snappy's densest element, a 3-byte copy, yields 64 bytes: no valid block inflates to more than
+   * this many bytes per compressed byte, so a block declaring more is refused unallocated.
    */
   private static final int MAX_RATIO = 22;
 
@@ -119,7 +119,9 @@ final class SnappyFrame {
   }
 
   private static int getInt(byte[] b, int at) {
-    return (b[at] & 0xff) << 24 | (b[at + 1] & 0xff) << 16 | (b[at + 2] & 0xff) << 8
+    return (b[at] & 0xff) << 24
+        | (b[at + 1] & 0xff) << 16
+        | (b[at + 2] & 0xff) << 8
         | (b[at + 3] & 0xff);
   }
 

@@ -17,8 +17,7 @@ public record ClaimId(PackId pack, int index) {
   public ClaimId {
     Objects.requireNonNull(pack, "pack");
     if (index < 0 || index > MAX_INDEX) {
-      throw new IllegalArgumentException(
-          "claim index " + index + " is outside 0.." + MAX_INDEX);
+      throw new IllegalArgumentException("claim index " + index + " is outside 0.." + MAX_INDEX);
     }
   }
 

@@ -4,16 +4,16 @@ import io.ankusa.claimcheck.internal.wire.Checksums;
 import java.util.Objects;
 
 /**
- * What a Kafka record carries instead of a checked-in payload: the tenant, the claim id, and
- * where and how the claim's stored bytes lie in its pack; immutable and thread-safe.
+ * What a Kafka record carries instead of a checked-in payload: the tenant, the claim id, and where
+ * and how the claim's stored bytes lie in its pack; immutable and thread-safe.
  *
  * <p>A ref names no store: a read searches them. {@link RefCodec} writes it in at most {@value
  * RefCodec#MAX_V2_LENGTH} bytes.
  *
- * <p>Version 1 records the stored bytes only; version 2 adds the claim's uncompressed length, so
- * a reader bounds its allocation before inflating. Writers use version 2 only for compressed
- * claims ({@link #of(Tenant, ClaimId, long, int, int, Codec, int)}): an uncompressed claim's raw
- * length is its stored length, and its ref stays readable by readers that know version 1 only.
+ * <p>Version 1 records the stored bytes only; version 2 adds the claim's uncompressed length, so a
+ * reader bounds its allocation before inflating. Writers use version 2 only for compressed claims
+ * ({@link #of(Tenant, ClaimId, long, int, int, Codec, int)}): an uncompressed claim's raw length is
+ * its stored length, and its ref stays readable by readers that know version 1 only.
  *
  * @param version the ref format version this ref is written in, 1..{@link #CURRENT_VERSION}
  * @param tenant the claim's owner
@@ -27,8 +27,14 @@ import java.util.Objects;
  *     codec} is {@link Codec#NONE}; {@link #UNKNOWN_RAW_LENGTH} for a compressed version-1 ref
  */
 public record ClaimRef(
-    int version, Tenant tenant, ClaimId claimId, long offset, int length, int checksum,
-    Codec codec, int rawLength) {
+    int version,
+    Tenant tenant,
+    ClaimId claimId,
+    long offset,
+    int length,
+    int checksum,
+    Codec codec,
+    int rawLength) {
 
   /** The newest ref format version this library reads and writes. */
   public static final int CURRENT_VERSION = 2;
@@ -56,8 +62,11 @@ public record ClaimRef(
           "ref offset " + offset + " + length " + length + " overflows");
     }
     if (codec == Codec.NONE && rawLength != length) {
-      throw new IllegalArgumentException("raw length " + rawLength
-          + " of an uncompressed claim differs from its length " + length);
+      throw new IllegalArgumentException(
+          "raw length "
+              + rawLength
+              + " of an uncompressed claim differs from its length "
+              + length);
     }
     if (version == 1 && codec != Codec.NONE && rawLength != UNKNOWN_RAW_LENGTH) {
       throw new IllegalArgumentException(
@@ -73,19 +82,37 @@ public record ClaimRef(
    * #UNKNOWN_RAW_LENGTH}. Throws {@link IllegalArgumentException} for any other version (they
    * record the raw length, so use the canonical constructor).
    */
-  public ClaimRef(int version, Tenant tenant, ClaimId claimId, long offset, int length,
-      int checksum, Codec codec) {
-    this(version, tenant, claimId, offset, length, checksum, codec,
+  public ClaimRef(
+      int version,
+      Tenant tenant,
+      ClaimId claimId,
+      long offset,
+      int length,
+      int checksum,
+      Codec codec) {
+    this(
+        version,
+        tenant,
+        claimId,
+        offset,
+        length,
+        checksum,
+        codec,
         v1RawLength(version, codec, length));
   }
 
   /**
    * Returns the ref a writer writes today: version 1 when {@code codec} is {@link Codec#NONE}
-   * ({@code rawLength} must then equal {@code length}), else version 2 recording {@code
-   * rawLength}.
+   * ({@code rawLength} must then equal {@code length}), else version 2 recording {@code rawLength}.
    */
-  public static ClaimRef of(Tenant tenant, ClaimId claimId, long offset, int length,
-      int checksum, Codec codec, int rawLength) {
+  public static ClaimRef of(
+      Tenant tenant,
+      ClaimId claimId,
+      long offset,
+      int length,
+      int checksum,
+      Codec codec,
+      int rawLength) {
     int version = Objects.requireNonNull(codec, "codec") == Codec.NONE ? 1 : 2;
     return new ClaimRef(version, tenant, claimId, offset, length, checksum, codec, rawLength);
   }

@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.ref;
 
 /**
- * How a claim's stored bytes are compressed, with the id written in refs and pack indexes; ids
- * are part of the wire format and never change.
+ * How a claim's stored bytes are compressed, with the id written in refs and pack indexes; ids are
+ * part of the wire format and never change.
  */
 public enum Codec {
   /** Stored as given. */

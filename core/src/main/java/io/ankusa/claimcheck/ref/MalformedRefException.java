@@ -1,11 +1,8 @@
 package io.ankusa.claimcheck.ref;
 
-import io.ankusa.claimcheck.internal.wire.Bytes;
 import java.util.Objects;
 
-/**
- * Bytes handed to {@link RefCodec#decode} are not a ref this library can read; immutable.
- */
+/** Bytes handed to {@link RefCodec#decode} are not a ref this library can read; immutable. */
 public final class MalformedRefException extends IllegalArgumentException {
 
   private static final long serialVersionUID = 1L;
@@ -21,8 +18,8 @@ public final class MalformedRefException extends IllegalArgumentException {
     /** The trailing CRC32 does not match: the ref was damaged. */
     BAD_CRC,
     /**
-     * A well-formed ref of a version this library does not know (written by a newer one): not a
-     * bad ref, an old reader; the message says "upgrade the reader".
+     * A well-formed ref of a version this library does not know (written by a newer one): not a bad
+     * ref, an old reader; the message says "upgrade the reader".
      */
     UNKNOWN_VERSION,
     /**

@@ -17,19 +17,19 @@ import java.util.Objects;
  * <p>{@link #MAGIC} is {@code 00 F7 AC 6B}: a NUL, then {@code 0xF7}, which never occurs in UTF-8
  * and, read as the high byte of a Confluent schema id after its 0x00 magic, would make the id
  * negative. JSON, text, Protobuf (a tag is never 0), Avro single-object ({@code C3 01}) and
- * Confluent-framed payloads therefore never start with it; and a payload that does must also
- * have the exact declared length and a matching CRC32 to be taken for a ref.
+ * Confluent-framed payloads therefore never start with it; and a payload that does must also have
+ * the exact declared length and a matching CRC32 to be taken for a ref.
  *
  * <p>The version byte selects the body reader, and each reader stays forever, so every ref ever
- * written decodes. Version 1's body: tenant length (1), tenant ASCII, pack id (8), claim index
- * (2, unsigned), offset (8), length (4), checksum (4), codec id (1) — all big-endian. Version 2's
- * body is version 1's followed by the claim's uncompressed length (4); it is written for
- * compressed claims only (see {@link ClaimRef#of(Tenant, ClaimId, long, int, int, Codec, int)}).
+ * written decodes. Version 1's body: tenant length (1), tenant ASCII, pack id (8), claim index (2,
+ * unsigned), offset (8), length (4), checksum (4), codec id (1) — all big-endian. Version 2's body
+ * is version 1's followed by the claim's uncompressed length (4); it is written for compressed
+ * claims only (see {@link ClaimRef#of(Tenant, ClaimId, long, int, int, Codec, int)}).
  *
  * <p>A ref this library cannot read because it is newer — an unknown version, or an unknown codec
- * in an intact ref — fails with {@link Reason#UNKNOWN_VERSION} or {@link Reason#UNKNOWN_CODEC}
- * and a message saying "upgrade the reader" ({@link MalformedRefException#needsNewerReader()}):
- * the ref is fine, the reader is old.
+ * in an intact ref — fails with {@link Reason#UNKNOWN_VERSION} or {@link Reason#UNKNOWN_CODEC} and
+ * a message saying "upgrade the reader" ({@link MalformedRefException#needsNewerReader()}): the ref
+ * is fine, the reader is old.
  */
 public final class RefCodec {
 
@@ -59,11 +59,13 @@ public final class RefCodec {
   /** Returns the bytes of {@code ref}, written in {@code ref.version()}. */
   public static byte[] encode(ClaimRef ref) {
     Objects.requireNonNull(ref, "ref");
-    byte[] body = switch (ref.version()) {
-      case 1 -> RefV1.write(ref);
-      case 2 -> RefV2.write(ref);
-      default -> throw new IllegalArgumentException("no writer for ref version " + ref.version());
-    };
+    byte[] body =
+        switch (ref.version()) {
+          case 1 -> RefV1.write(ref);
+          case 2 -> RefV2.write(ref);
+          default ->
+              throw new IllegalArgumentException("no writer for ref version " + ref.version());
+        };
     byte[] out = new byte[FRAME_HEAD + body.length + FRAME_TAIL];
     System.arraycopy(MAGIC, 0, out, 0, MAGIC.length);
     out[MAGIC.length] = (byte) ref.version();
@@ -116,11 +118,16 @@ public final class RefCodec {
     return switch (version) {
       case 1 -> RefV1.read(bytes, FRAME_HEAD, bodyLength);
       case 2 -> RefV2.read(bytes, FRAME_HEAD, bodyLength);
-      default -> throw new MalformedRefException(
-          Reason.UNKNOWN_VERSION,
-          "ref version " + version + " is unknown (this library reads 1.."
-              + ClaimRef.CURRENT_VERSION + "): upgrade the reader to a version that reads ref"
-              + " version " + version);
+      default ->
+          throw new MalformedRefException(
+              Reason.UNKNOWN_VERSION,
+              "ref version "
+                  + version
+                  + " is unknown (this library reads 1.."
+                  + ClaimRef.CURRENT_VERSION
+                  + "): upgrade the reader to a version that reads ref"
+                  + " version "
+                  + version);
     };
   }
 

@@ -34,8 +34,14 @@ final class RefV1 {
   static ClaimRef read(byte[] bytes, int start, int length) {
     Common c = readCommon(bytes, start, length, 0, "version-1");
     try {
-      return new ClaimRef(1, Tenant.of(c.tenant), new ClaimId(new PackId(c.pack), c.index),
-          c.offset, c.length, c.checksum, c.codec);
+      return new ClaimRef(
+          1,
+          Tenant.of(c.tenant),
+          new ClaimId(new PackId(c.pack), c.index),
+          c.offset,
+          c.length,
+          c.checksum,
+          c.codec);
     } catch (IllegalArgumentException e) {
       throw bad("version-1", e.getMessage());
     }
@@ -73,8 +79,7 @@ final class RefV1 {
     }
     int tenantLength = bytes[start] & 0xff;
     if (length != FIXED + tenantLength + extra) {
-      throw bad(version,
-          "body of " + length + " bytes does not fit a tenant of " + tenantLength);
+      throw bad(version, "body of " + length + " bytes does not fit a tenant of " + tenantLength);
     }
     int at = start + 1;
     String tenantName = new String(bytes, at, tenantLength, StandardCharsets.ISO_8859_1);
@@ -94,8 +99,12 @@ final class RefV1 {
     try {
       codec = Codec.ofId(codecId);
     } catch (IllegalArgumentException e) {
-      throw new MalformedRefException(Reason.UNKNOWN_CODEC, version + " ref names codec id "
-          + codecId + ", unknown to this library: upgrade the reader to a version that knows it");
+      throw new MalformedRefException(
+          Reason.UNKNOWN_CODEC,
+          version
+              + " ref names codec id "
+              + codecId
+              + ", unknown to this library: upgrade the reader to a version that knows it");
     }
     return new Common(tenantName, pack, index, offset, claimLength, checksum, codec);
   }

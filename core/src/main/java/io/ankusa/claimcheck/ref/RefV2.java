@@ -2,11 +2,10 @@ package io.ankusa.claimcheck.ref;
 
 import io.ankusa.claimcheck.internal.wire.Bytes;
 
-
 /**
- * The version-2 ref body; stateless and thread-safe. Frozen like {@link RefV1}: the version-1
- * body followed by the claim's uncompressed length, so a reader knows what a claim inflates to
- * before it fetches or inflates it.
+ * The version-2 ref body; stateless and thread-safe. Frozen like {@link RefV1}: the version-1 body
+ * followed by the claim's uncompressed length, so a reader knows what a claim inflates to before it
+ * fetches or inflates it.
  *
  * <pre>
  *   version-1 body | raw (uncompressed) length (4, signed, at least 0)
@@ -33,8 +32,15 @@ final class RefV2 {
     RefV1.Common c = RefV1.readCommon(bytes, start, length, EXTRA, "version-2");
     int rawLength = Bytes.getInt(bytes, start + length - EXTRA);
     try {
-      return new ClaimRef(2, Tenant.of(c.tenant()), new ClaimId(new PackId(c.pack()), c.index()),
-          c.offset(), c.length(), c.checksum(), c.codec(), rawLength);
+      return new ClaimRef(
+          2,
+          Tenant.of(c.tenant()),
+          new ClaimId(new PackId(c.pack()), c.index()),
+          c.offset(),
+          c.length(),
+          c.checksum(),
+          c.codec(),
+          rawLength);
     } catch (IllegalArgumentException e) {
       throw RefV1.bad("version-2", e.getMessage());
     }

@@ -39,8 +39,8 @@ public record Tenant(String value) {
     }
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
-      boolean ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
-          || c == '-';
+      boolean ok =
+          (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
       if (!ok) {
         return "character at index " + i + " is not one of [a-z0-9._-]";
       }

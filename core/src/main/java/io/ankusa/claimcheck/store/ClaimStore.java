@@ -6,88 +6,94 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One object store that claim packs live in; implementations are thread-safe and never block
- * the calling thread.
+ * One object store that claim packs live in; implementations are thread-safe and never block the
+ * calling thread.
  *
  * <p>Every operation completes exceptionally with a {@link StoreException} whose {@link
- * StoreException#kind()} classifies the outcome as exactly one of the {@link
- * StoreException.Kind} values; any other exception is a defect of the implementation and is
- * treated as {@link StoreException.Kind#UNAVAILABLE} by callers. An implementation does no
- * retries of its own: the failover writer and the reader own retries and limits. Each operation
- * is bounded by the {@code timeout} it is given: past it, it completes with {@code UNAVAILABLE}.
+ * StoreException#kind()} classifies the outcome as exactly one of the {@link StoreException.Kind}
+ * values; any other exception is a defect of the implementation and is treated as {@link
+ * StoreException.Kind#UNAVAILABLE} by callers. An implementation does no retries of its own: the
+ * failover writer and the reader own retries and limits. Each operation is bounded by the {@code
+ * timeout} it is given: past it, it completes with {@code UNAVAILABLE}.
  */
 public interface ClaimStore extends AutoCloseable {
 
   /**
-   * Writes {@code bytes} under {@code key} only if nothing is there yet, completing normally
-   * only once the store durably holds them; {@link StoreException.Kind#ALREADY_EXISTS} when an
-   * object already exists under {@code key} (which is then left untouched).
+   * Writes {@code bytes} under {@code key} only if nothing is there yet, completing normally only
+   * once the store durably holds them; {@link StoreException.Kind#ALREADY_EXISTS} when an object
+   * already exists under {@code key} (which is then left untouched).
    */
   CompletableFuture<Void> putIfAbsent(String key, byte[] bytes, Duration timeout);
 
   /**
    * Writes {@code bytes} under {@code key} whether or not an object is there, completing normally
    * only once the store durably holds them and lists the object with a last-modified time no
-   * earlier than this call's start. A reader sees the object that was there or the new one, whole
-   * — never a partial one, and never no object while one was there. A caller only ever puts bytes
+   * earlier than this call's start. A reader sees the object that was there or the new one, whole —
+   * never a partial one, and never no object while one was there. A caller only ever puts bytes
    * that equal any object already under {@code key} (it read them back first): this refreshes a
    * content-addressed key pack that a new record names again, so the collector's sweep, which
-   * judges a pack by its last-modified time, counts it as just written (and it re-creates the
-   * pack if a sweep deleted it a moment before).
+   * judges a pack by its last-modified time, counts it as just written (and it re-creates the pack
+   * if a sweep deleted it a moment before).
    *
    * <p>The default answers {@code UNAVAILABLE} ("cannot rewrite"): a store that cannot refresh an
    * object never hands out a ref to a pack that a running collector may be about to delete; a
    * check-in of a repeated key then fails over to the next store, or fails retriably.
    */
   default CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout) {
-    return CompletableFuture.failedFuture(new StoreException(StoreException.Kind.UNAVAILABLE,
-        describe() + " cannot rewrite an object (ClaimStore.put is not implemented)"));
+    return CompletableFuture.failedFuture(
+        new StoreException(
+            StoreException.Kind.UNAVAILABLE,
+            describe() + " cannot rewrite an object (ClaimStore.put is not implemented)"));
   }
 
   /**
-   * Reads at most {@code length} bytes of the object under {@code key} starting at {@code
-   * offset}; fewer only when the object ends first, none when {@code offset} is at or past its
-   * end. {@link StoreException.Kind#NOT_FOUND} when no object exists under {@code key}.
+   * Reads at most {@code length} bytes of the object under {@code key} starting at {@code offset};
+   * fewer only when the object ends first, none when {@code offset} is at or past its end. {@link
+   * StoreException.Kind#NOT_FOUND} when no object exists under {@code key}.
    */
   CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration timeout);
 
   /**
-   * The size and last-modified time of the object under {@code key}, by the same rule the
-   * {@link #list listing} reports them; {@link StoreException.Kind#NOT_FOUND} when no object
-   * exists under {@code key}. The collector confirms each pack this way just before deleting it,
-   * and a writer that reuses a key pack checks it and the collector's sweep lock this way.
+   * The size and last-modified time of the object under {@code key}, by the same rule the {@link
+   * #list listing} reports them; {@link StoreException.Kind#NOT_FOUND} when no object exists under
+   * {@code key}. The collector confirms each pack this way just before deleting it, and a writer
+   * that reuses a key pack checks it and the collector's sweep lock this way.
    *
-   * <p>The default answers {@code UNAVAILABLE} ("cannot stat"): the collector then deletes
-   * nothing in such a store (and says so), and a check-in that reuses a key pack there fails
-   * retriably, so no ref ever names a pack that a sweep could not confirm.
+   * <p>The default answers {@code UNAVAILABLE} ("cannot stat"): the collector then deletes nothing
+   * in such a store (and says so), and a check-in that reuses a key pack there fails retriably, so
+   * no ref ever names a pack that a sweep could not confirm.
    */
   default CompletableFuture<StoredObject> stat(String key, Duration timeout) {
-    return CompletableFuture.failedFuture(new StoreException(StoreException.Kind.UNAVAILABLE,
-        describe() + " cannot stat an object (ClaimStore.stat is not implemented)"));
+    return CompletableFuture.failedFuture(
+        new StoreException(
+            StoreException.Kind.UNAVAILABLE,
+            describe() + " cannot stat an object (ClaimStore.stat is not implemented)"));
   }
 
   /** Deletes the object under {@code key}; completes normally when it is gone or was absent. */
   CompletableFuture<Void> delete(String key, Duration timeout);
 
   /**
-   * Lists one page of the objects whose keys start with {@code keyPrefix}, in key order, with
-   * their size and last-modified time; {@code continuation} is null for the first page, else the
-   * {@link ListPage#continuation()} of the previous one. A listing that could not complete fails
-   * like any operation ({@code UNAVAILABLE} when the store could not answer): a caller never takes
-   * a partial listing for a whole one.
+   * Lists one page of the objects whose keys start with {@code keyPrefix}, in key order, with their
+   * size and last-modified time; {@code continuation} is null for the first page, else the {@link
+   * ListPage#continuation()} of the previous one. A listing that could not complete fails like any
+   * operation ({@code UNAVAILABLE} when the store could not answer): a caller never takes a partial
+   * listing for a whole one.
    *
    * <p>The default answers {@code UNAVAILABLE} ("cannot list"), so a store that cannot list is
    * never mistaken for an empty one.
    */
-  default CompletableFuture<ListPage> list(String keyPrefix, String continuation, Duration timeout) {
-    return CompletableFuture.failedFuture(new StoreException(
-        StoreException.Kind.UNAVAILABLE, describe() + " cannot list its objects"));
+  default CompletableFuture<ListPage> list(
+      String keyPrefix, String continuation, Duration timeout) {
+    return CompletableFuture.failedFuture(
+        new StoreException(
+            StoreException.Kind.UNAVAILABLE, describe() + " cannot list its objects"));
   }
 
   /**
    * Deletes the objects under {@code keys} (at most 1000); completes normally only when every one
-   * is gone or was absent, else with the first failure (some may then be deleted: deleting again
-   * is harmless). The default deletes them one by one, concurrently.
+   * is gone or was absent, else with the first failure (some may then be deleted: deleting again is
+   * harmless). The default deletes them one by one, concurrently.
    */
   default CompletableFuture<Void> deleteAll(List<String> keys, Duration timeout) {
     List<CompletableFuture<Void>> each = new ArrayList<>(keys.size());
@@ -98,8 +104,8 @@ public interface ClaimStore extends AutoCloseable {
   }
 
   /**
-   * A description of this store for messages and metric tags, such as {@code s3://bucket/prefix}
-   * — never a credential.
+   * A description of this store for messages and metric tags, such as {@code s3://bucket/prefix} —
+   * never a credential.
    */
   String describe();
 

@@ -10,8 +10,8 @@ import java.util.concurrent.ExecutionException;
  * A store operation's failure, classified as exactly one {@link Kind}; immutable and thread-safe.
  *
  * <p>The classification drives everything above the store: breakers open only on {@link
- * Kind#UNAVAILABLE}, the reader's limit halves on {@code UNAVAILABLE} and {@link Kind#THROTTLED},
- * a read reports {@link Kind#NOT_FOUND} only when every store answered it, and {@link
+ * Kind#UNAVAILABLE}, the reader's limit halves on {@code UNAVAILABLE} and {@link Kind#THROTTLED}, a
+ * read reports {@link Kind#NOT_FOUND} only when every store answered it, and {@link
  * Kind#ALREADY_EXISTS} makes a writer mint a fresh pack id.
  */
 public final class StoreException extends RuntimeException {
@@ -63,9 +63,9 @@ public final class StoreException extends RuntimeException {
   }
 
   /**
-   * Returns the {@code StoreException} behind {@code t}, unwrapping {@link CompletionException}
-   * and {@link ExecutionException}; anything else becomes an {@link Kind#UNAVAILABLE} failure
-   * with {@code t} as its cause.
+   * Returns the {@code StoreException} behind {@code t}, unwrapping {@link CompletionException} and
+   * {@link ExecutionException}; anything else becomes an {@link Kind#UNAVAILABLE} failure with
+   * {@code t} as its cause.
    */
   public static StoreException of(Throwable t) {
     Throwable c = t;

@@ -3,8 +3,8 @@ package io.ankusa.claimcheck.time;
 /**
  * A source of monotonic time in nanoseconds; implementations are thread-safe.
  *
- * <p>Every class that reads a time takes one of these instead of calling
- * {@link System#nanoTime()} itself, so tests drive time instead of sleeping.
+ * <p>Every class that reads a time takes one of these instead of calling {@link System#nanoTime()}
+ * itself, so tests drive time instead of sleeping.
  */
 @FunctionalInterface
 public interface Ticker {

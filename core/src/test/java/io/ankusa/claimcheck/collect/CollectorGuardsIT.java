@@ -57,8 +57,7 @@ class CollectorGuardsIT {
   }
 
   @Test
-  void topicDeletedAndRecreatedWithTheSamePartitionsDuringTheRunDeletesNothing()
-      throws Exception {
+  void topicDeletedAndRecreatedWithTheSamePartitionsDuringTheRunDeletesNothing() throws Exception {
     String tenant = unique("t");
     String topic = unique("recreated");
     EmbeddedKafka.shared().createTopic(topic, 2);
@@ -72,17 +71,19 @@ class CollectorGuardsIT {
     send(topic, RefCodec.encode(named));
 
     try (ClaimStore store = store(cc)) {
-      GcReport report = Collector.create(kafka(), List.of(store), LATER, Ticker.system())
-          .run(GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic))).withDelete(true),
-              new Progress() {
-                @Override
-                public void listed(long packs) {
-                  recreate(topic, 2);
-                }
-              });
+      GcReport report =
+          Collector.create(kafka(), List.of(store), LATER, Ticker.system())
+              .run(
+                  GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic))).withDelete(true),
+                  new Progress() {
+                    @Override
+                    public void listed(long packs) {
+                      recreate(topic, 2);
+                    }
+                  });
       assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.ABORTED);
-      assertThat(report.message()).contains("nothing deleted", "changed during the run", topic,
-          "re-created");
+      assertThat(report.message())
+          .contains("nothing deleted", "changed during the run", topic, "re-created");
       assertThat(report.deleted()).isEmpty();
       assertThat(exists(store, KeyLayout.FLAT.key(tenant, orphan.packId().value()))).isTrue();
       assertThat(exists(store, KeyLayout.FLAT.key(tenant, named.packId().value()))).isTrue();
@@ -114,19 +115,21 @@ class CollectorGuardsIT {
       foreign = c.checkIn(payload(3)); // a real pack of theirs, id random
     }
     String lookalike = KeyLayout.FLAT.key("ab", 0xab0000000000abcdL); // its shard is their tenant
-    try (ClaimStore theirStore = store(theirs); ClaimStore ourStore = store(ours)) {
+    try (ClaimStore theirStore = store(theirs);
+        ClaimStore ourStore = store(ours)) {
       theirStore.putIfAbsent(lookalike, payload(4), Duration.ofSeconds(10)).get();
       String other = KeyLayout.FLAT.key("ab", 0x12000000000000efL); // and one of another shard
       theirStore.putIfAbsent(other, payload(5), Duration.ofSeconds(10)).get();
       String foreignKey = KeyLayout.FLAT.key("ab", foreign.packId().value());
 
-      GcReport report = Collector.create(kafka(), List.of(ourStore), LATER, Ticker.system())
-          .run(GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic))).withDelete(true),
-              Progress.NONE);
+      GcReport report =
+          Collector.create(kafka(), List.of(ourStore), LATER, Ticker.system())
+              .run(
+                  GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic))).withDelete(true),
+                  Progress.NONE);
 
       assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
-      assertThat(report.deleted()).extracting(StoredPack::packId)
-          .containsExactly(orphan.packId());
+      assertThat(report.deleted()).extracting(StoredPack::packId).containsExactly(orphan.packId());
       assertThat(report.message()).contains("passed over 1 shard", "store 0 " + tenant + "/ab/");
       assertThat(exists(theirStore, lookalike)).as("the look-alike key").isTrue();
       assertThat(exists(theirStore, foreignKey)).isTrue();
@@ -143,7 +146,9 @@ class CollectorGuardsIT {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
       while (true) {
         try {
-          admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all()
+          admin
+              .createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+              .all()
               .get(60, TimeUnit.SECONDS);
           break;
         } catch (ExecutionException e) {
@@ -156,7 +161,8 @@ class CollectorGuardsIT {
       Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> all =
           new HashMap<>();
       for (int p = 0; p < partitions; p++) {
-        all.put(new org.apache.kafka.common.TopicPartition(topic, p),
+        all.put(
+            new org.apache.kafka.common.TopicPartition(topic, p),
             org.apache.kafka.clients.admin.OffsetSpec.latest());
       }
       while (true) { // until the broker serves the new topic's partitions (as after a creation)

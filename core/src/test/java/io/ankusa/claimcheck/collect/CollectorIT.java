@@ -1,20 +1,19 @@
 package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.internal.collect.LogScanner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.FaultProxy;
+import io.ankusa.claimcheck.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,10 +31,10 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -106,8 +105,10 @@ class CollectorIT {
     }
     ClaimRef keyRef = flat.checkInKey(payload(99));
     send(topic, RefCodec.encode(keyRef), "inline".getBytes(StandardCharsets.UTF_8), null, true);
-    admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(3)))
-        .all().get(30, TimeUnit.SECONDS);
+    admin
+        .deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(3)))
+        .all()
+        .get(30, TimeUnit.SECONDS);
 
     GcReport dry = run(tenant, topic, Clock.systemUTC(), false);
     assertThat(dry.status()).isEqualTo(GcReport.Status.OK);
@@ -136,15 +137,30 @@ class CollectorIT {
   void compactedTopicKeepsThePacksOfTheValuesLeftAndFreesTheCompactedOnes() throws Exception {
     String tenant = unique("t");
     String topic = unique("app-store-changelog");
-    createTopic(topic, 1, Map.of("cleanup.policy", "compact", "segment.ms", "100",
-        "min.cleanable.dirty.ratio", "0", "min.compaction.lag.ms", "0",
-        "delete.retention.ms", "0"));
+    createTopic(
+        topic,
+        1,
+        Map.of(
+            "cleanup.policy",
+            "compact",
+            "segment.ms",
+            "100",
+            "min.cleanable.dirty.ratio",
+            "0",
+            "min.compaction.lag.ms",
+            "0",
+            "delete.retention.ms",
+            "0"));
     ClaimCheck cc = claimCheck(tenant, "flat");
     List<ClaimRef> refs = new ArrayList<>();
     for (int i = 0; i < 9; i++) {
       refs.add(cc.checkIn(payload(i)));
-      send(topic, ("k" + (i % 3)).getBytes(StandardCharsets.UTF_8),
-          RefCodec.encode(refs.get(i)), null, true);
+      send(
+          topic,
+          ("k" + (i % 3)).getBytes(StandardCharsets.UTF_8),
+          RefCodec.encode(refs.get(i)),
+          null,
+          true);
     }
     // The cleaner never touches the active segment: later records roll it (segment.ms), until
     // the log really holds only the newest value of each key (and the newest roll record).
@@ -153,8 +169,12 @@ class CollectorIT {
     List<ClaimRef> held;
     do {
       Thread.sleep(250);
-      send(topic, "roll".getBytes(StandardCharsets.UTF_8),
-          "inline".getBytes(StandardCharsets.UTF_8), null, true);
+      send(
+          topic,
+          "roll".getBytes(StandardCharsets.UTF_8),
+          "inline".getBytes(StandardCharsets.UTF_8),
+          null,
+          true);
       held = valueRefs(topic);
     } while (!held.equals(left) && System.nanoTime() < until);
     assertThat(held).as("the log cleaner compacted the topic").isEqualTo(left);
@@ -177,8 +197,14 @@ class CollectorIT {
   void recordWithATimestampYearsAgoKeepsItsPackUntilRetentionDeletesIt() throws Exception {
     String tenant = unique("t");
     String topic = unique("events");
-    createTopic(topic, 1, Map.of("cleanup.policy", "delete",
-        "retention.ms", String.valueOf(Duration.ofDays(1).toMillis())));
+    createTopic(
+        topic,
+        1,
+        Map.of(
+            "cleanup.policy",
+            "delete",
+            "retention.ms",
+            String.valueOf(Duration.ofDays(1).toMillis())));
     ClaimCheck cc = claimCheck(tenant, "flat");
     long years = Instant.parse("2015-01-01T00:00:00Z").toEpochMilli();
     ClaimRef expired = cc.checkIn(payload(1));
@@ -187,15 +213,21 @@ class CollectorIT {
     // the year-old one too; the first segment (only year-old records) is past retention.
     ClaimRef old = cc.checkIn(payload(2));
     ClaimRef recent = cc.checkIn(payload(3));
-    sendOneBatch(topic, List.of(RefCodec.encode(old), RefCodec.encode(recent)),
+    sendOneBatch(
+        topic,
+        List.of(RefCodec.encode(old), RefCodec.encode(recent)),
         List.of(years, System.currentTimeMillis()));
     TopicPartition tp = new TopicPartition(topic, 0);
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     long logStart;
     do {
       Thread.sleep(250);
-      logStart = admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp)
-          .get(30, TimeUnit.SECONDS).offset();
+      logStart =
+          admin
+              .listOffsets(Map.of(tp, OffsetSpec.earliest()))
+              .partitionResult(tp)
+              .get(30, TimeUnit.SECONDS)
+              .offset();
     } while (logStart == 0 && System.nanoTime() < until);
     assertThat(logStart).as("retention deleted the first segment").isEqualTo(1);
     assertThat(valueRefs(topic)).containsExactly(old, recent);
@@ -218,25 +250,38 @@ class CollectorIT {
     byte[] key = payload(42);
     ClaimRef keyRef = cc.checkInKey(key);
     send(topic, RefCodec.encode(keyRef), "first".getBytes(StandardCharsets.UTF_8), null, true);
-    admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(1)))
-        .all().get(30, TimeUnit.SECONDS); // the key's last record is gone: its pack unreferenced
+    admin
+        .deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(1)))
+        .all()
+        .get(30, TimeUnit.SECONDS); // the key's last record is gone: its pack unreferenced
     ClaimRef orphan = cc.checkIn(payload(7)); // and one no record ever named
     // S3 lists times to the second (the sweep allows for it): let both be listed before T0.
     Thread.sleep(2100);
     Collector collector =
         Collector.create(kafka(), stores(tenant), Clock.systemUTC(), Ticker.system());
-    GcOptions options = GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
-        .withGrace(Duration.ZERO, true).withDelete(true);
+    GcOptions options =
+        GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
+            .withGrace(Duration.ZERO, true)
+            .withDelete(true);
     List<ClaimRef> resent = new ArrayList<>();
-    GcReport report = collector.run(options, new Progress() {
-      @Override
-      public void marked(long records, long livePacks) {
-        // after T0 and the end offsets, before the listing and the sweep: the key comes back
-        ClaimRef again = cc.checkInKey(key.clone());
-        resent.add(again);
-        send(topic, RefCodec.encode(again), "second".getBytes(StandardCharsets.UTF_8), null, true);
-      }
-    });
+    GcReport report =
+        collector.run(
+            options,
+            new Progress() {
+              @Override
+              public void marked(long records, long livePacks) {
+                // after T0 and the end offsets, before the listing and the sweep: the key comes
+                // back
+                ClaimRef again = cc.checkInKey(key.clone());
+                resent.add(again);
+                send(
+                    topic,
+                    RefCodec.encode(again),
+                    "second".getBytes(StandardCharsets.UTF_8),
+                    null,
+                    true);
+              }
+            });
     assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
     assertThat(resent).containsExactly(keyRef);
     assertThat(report.scannedRecords()).as("the re-sent record is past the end offset").isZero();
@@ -247,8 +292,8 @@ class CollectorIT {
 
   /**
    * The key is re-sent after the sweep confirmed its pack as old and before the delete goes out:
-   * the rewrite lands (the listing shows its new time) and then the batch delete removes the
-   * pack. The re-send must still end with its pack stored once its record is sent.
+   * the rewrite lands (the listing shows its new time) and then the batch delete removes the pack.
+   * The re-send must still end with its pack stored once its record is sent.
    */
   @Test
   void keyReSentBetweenTheListingAndTheDeleteKeepsItsPack() throws Exception {
@@ -259,33 +304,53 @@ class CollectorIT {
     byte[] key = payload(43);
     ClaimRef keyRef = cc.checkInKey(key);
     send(topic, RefCodec.encode(keyRef), "first".getBytes(StandardCharsets.UTF_8), null, true);
-    admin.deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(1)))
-        .all().get(30, TimeUnit.SECONDS); // the key's last record is gone: its pack unreferenced
+    admin
+        .deleteRecords(Map.of(new TopicPartition(topic, 0), RecordsToDelete.beforeOffset(1)))
+        .all()
+        .get(30, TimeUnit.SECONDS); // the key's last record is gone: its pack unreferenced
     Thread.sleep(2100); // S3 lists times to the second: the first write is listed before T0
     ClaimStore real = stores(tenant).get(0);
     String packKey = KeyLayout.FLAT.key(tenant, keyRef.packId().value());
     Instant firstWrite = listedAt(real, packKey);
-    java.util.concurrent.CompletableFuture<ClaimRef> resent = new java.util.concurrent.CompletableFuture<>();
-    ClaimStore hooked = new BeforeDeleteStore(real, () -> {
-      new Thread(() -> { // the producer: check the key in again, then send its record
-        try {
-          ClaimRef again = cc.checkInKey(key.clone());
-          send(topic, RefCodec.encode(again), "second".getBytes(StandardCharsets.UTF_8), null, true);
-          resent.complete(again);
-        } catch (RuntimeException e) {
-          resent.completeExceptionally(e);
-        }
-      }, "re-send").start();
-      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (System.nanoTime() < until && listedAt(real, packKey).equals(firstWrite)) {
-        Thread.onSpinWait(); // until the re-send's rewrite has landed: then the delete goes out
-      }
-      assertThat(listedAt(real, packKey)).as("the rewrite landed before the delete")
-          .isAfter(firstWrite);
-    });
-    GcReport report = Collector.create(kafka(), List.of(hooked), Clock.systemUTC(), Ticker.system())
-        .run(GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
-            .withGrace(Duration.ZERO, true).withDelete(true), Progress.NONE);
+    java.util.concurrent.CompletableFuture<ClaimRef> resent =
+        new java.util.concurrent.CompletableFuture<>();
+    ClaimStore hooked =
+        new BeforeDeleteStore(
+            real,
+            () -> {
+              new Thread(
+                      () -> { // the producer: check the key in again, then send its record
+                        try {
+                          ClaimRef again = cc.checkInKey(key.clone());
+                          send(
+                              topic,
+                              RefCodec.encode(again),
+                              "second".getBytes(StandardCharsets.UTF_8),
+                              null,
+                              true);
+                          resent.complete(again);
+                        } catch (RuntimeException e) {
+                          resent.completeExceptionally(e);
+                        }
+                      },
+                      "re-send")
+                  .start();
+              long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+              while (System.nanoTime() < until && listedAt(real, packKey).equals(firstWrite)) {
+                Thread.onSpinWait(); // until the re-send's rewrite has landed: then the delete goes
+                // out
+              }
+              assertThat(listedAt(real, packKey))
+                  .as("the rewrite landed before the delete")
+                  .isAfter(firstWrite);
+            });
+    GcReport report =
+        Collector.create(kafka(), List.of(hooked), Clock.systemUTC(), Ticker.system())
+            .run(
+                GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
+                    .withGrace(Duration.ZERO, true)
+                    .withDelete(true),
+                Progress.NONE);
 
     assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
     assertThat(resent.get(60, TimeUnit.SECONDS)).isEqualTo(keyRef);
@@ -296,7 +361,9 @@ class CollectorIT {
   /** The time {@code store} lists {@code key} with, or {@link Instant#MIN} when it is absent. */
   private static Instant listedAt(ClaimStore store, String key) {
     return store.list(key, null, Duration.ofSeconds(10)).join().objects().stream()
-        .filter(o -> o.key().equals(key)).map(o -> o.lastModified()).findFirst()
+        .filter(o -> o.key().equals(key))
+        .map(o -> o.lastModified())
+        .findFirst()
         .orElse(Instant.MIN);
   }
 
@@ -332,17 +399,25 @@ class CollectorIT {
     ClaimCheck cc = claimCheck(tenant, "flat");
     send(topic, null, RefCodec.encode(cc.checkIn(payload(1))), null, false);
     ClaimRef racing = cc.checkIn(payload(2)); // written just before T0, sent just after
-    Collector collector = Collector.create(kafka(), stores(tenant), Clock.systemUTC(), Ticker.system());
-    GcOptions options = GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
-        .withGrace(GcOptions.MIN_GRACE, false).withDelete(true);
-    GcReport report = collector.run(options, new Progress() {
-      @Override
-      public void endOffsetsNoted(int partitions, long records) {
-        send(topic, null, RefCodec.encode(racing), null, false);
-      }
-    });
+    Collector collector =
+        Collector.create(kafka(), stores(tenant), Clock.systemUTC(), Ticker.system());
+    GcOptions options =
+        GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
+            .withGrace(GcOptions.MIN_GRACE, false)
+            .withDelete(true);
+    GcReport report =
+        collector.run(
+            options,
+            new Progress() {
+              @Override
+              public void endOffsetsNoted(int partitions, long records) {
+                send(topic, null, RefCodec.encode(racing), null, false);
+              }
+            });
     assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
-    assertThat(report.scannedRecords()).as("the record past the end offset is not read").isEqualTo(1);
+    assertThat(report.scannedRecords())
+        .as("the record past the end offset is not read")
+        .isEqualTo(1);
     assertThat(report.youngPacks()).isEqualTo(1);
     assertThat(report.deleted()).isEmpty();
     assertThat(cc.redeem(racing, deadline(cc)).get()).isEqualTo(payload(2));
@@ -357,9 +432,13 @@ class CollectorIT {
     ClaimRef orphan = cc.checkIn(payload(3));
     List<ClaimStore> stores = stores(tenant);
     proxy.down();
-    GcReport report = Collector.create(kafka(), stores, LATER, Ticker.system())
-        .run(GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic))).withDelete(true)
-            .withTimeouts(Duration.ofMinutes(1), Duration.ofSeconds(3)), Progress.NONE);
+    GcReport report =
+        Collector.create(kafka(), stores, LATER, Ticker.system())
+            .run(
+                GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
+                    .withDelete(true)
+                    .withTimeouts(Duration.ofMinutes(1), Duration.ofSeconds(3)),
+                Progress.NONE);
     proxy.up();
     assertThat(report.status()).isEqualTo(GcReport.Status.ABORTED);
     assertThat(report.message()).contains("nothing deleted", "store 0", "could not be listed");
@@ -370,9 +449,11 @@ class CollectorIT {
   @Test
   void noMatchingTopicDeletesNothing() {
     String tenant = unique("t");
-    GcReport report = Collector.create(kafka(), stores(tenant), LATER, Ticker.system())
-        .run(GcOptions.of(tenant, Pattern.compile("no-such-topic-" + tenant)).withDelete(true),
-            Progress.NONE);
+    GcReport report =
+        Collector.create(kafka(), stores(tenant), LATER, Ticker.system())
+            .run(
+                GcOptions.of(tenant, Pattern.compile("no-such-topic-" + tenant)).withDelete(true),
+                Progress.NONE);
     assertThat(report.status()).isEqualTo(GcReport.Status.ABORTED);
     assertThat(report.message()).contains("no topic matches");
   }
@@ -381,7 +462,8 @@ class CollectorIT {
 
   private GcReport run(String tenant, String topic, Clock clock, boolean delete) {
     return Collector.create(kafka(), stores(tenant), clock, Ticker.system())
-        .run(GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic))).withDelete(delete),
+        .run(
+            GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic))).withDelete(delete),
             Progress.NONE);
   }
 
@@ -425,8 +507,10 @@ class CollectorIT {
 
   private static void createTopic(String topic, int partitions, Map<String, String> configs)
       throws Exception {
-    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
-        .all().get(30, TimeUnit.SECONDS);
+    admin
+        .createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
+        .all()
+        .get(30, TimeUnit.SECONDS);
   }
 
   /** Sends {@code values} (refs, unkeyed) with {@code timestamps} to partition 0 in one batch. */
@@ -462,8 +546,10 @@ class CollectorIT {
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     List<ClaimRef> refs = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
-      List<TopicPartition> parts = consumer.partitionsFor(topic).stream()
-          .map(i -> new TopicPartition(topic, i.partition())).toList();
+      List<TopicPartition> parts =
+          consumer.partitionsFor(topic).stream()
+              .map(i -> new TopicPartition(topic, i.partition()))
+              .toList();
       consumer.assign(parts);
       consumer.seekToBeginning(parts);
       Map<TopicPartition, Long> end = consumer.endOffsets(parts);
@@ -500,8 +586,10 @@ class CollectorIT {
   private static boolean exists(ClaimStore store, ClaimRef ref) throws Exception {
     for (KeyLayout l : KeyLayout.values()) {
       try {
-        store.getRange(l.key(ref.tenant().value(), ref.packId().value()), 0, 1,
-            Duration.ofSeconds(10)).get();
+        store
+            .getRange(
+                l.key(ref.tenant().value(), ref.packId().value()), 0, 1, Duration.ofSeconds(10))
+            .get();
         return true;
       } catch (ExecutionException e) {
         if (StoreException.of(e).kind() != StoreException.Kind.NOT_FOUND) {

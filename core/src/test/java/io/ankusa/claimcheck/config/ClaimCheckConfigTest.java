@@ -3,10 +3,9 @@ package io.ankusa.claimcheck.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.claimcheck.internal.placement.Placement;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
+import io.ankusa.claimcheck.internal.placement.Placement;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -54,7 +53,8 @@ class ClaimCheckConfigTest {
     ClaimCheckConfig c = new ClaimCheckConfig(m);
 
     assertThat(Placement.parse(c.getString(ClaimCheckConfig.PLACEMENT))).isEqualTo(Placement.HASH);
-    assertThat(KeyLayout.parse(c.getString(ClaimCheckConfig.KEY_LAYOUT))).isEqualTo(KeyLayout.SHARDED);
+    assertThat(KeyLayout.parse(c.getString(ClaimCheckConfig.KEY_LAYOUT)))
+        .isEqualTo(KeyLayout.SHARDED);
     List<StoreSpec> s = c.stores();
     assertThat(s).hasSize(4);
     StoreSpec a = s.get(0);
@@ -95,57 +95,59 @@ class ClaimCheckConfigTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "claimcheck.stores|ftp://x",
-      "claimcheck.stores|s3://A_BAD_BUCKET",
-      "claimcheck.stores|s3://bucket/../escape",
-      "claimcheck.stores|memory:has space",
-      "claimcheck.tenant|Upper",
-      "claimcheck.tenant|a/b",
-      "claimcheck.tenant|..",
-      "claimcheck.tenant|-lead",
-      "claimcheck.tenant|this-tenant-name-is-far-too-long-to-be-a-tenant",
-      "claimcheck.placement|random",
-      "claimcheck.key.layout|deep",
-      "claimcheck.store.op.deadline.ms|0",
-      "claimcheck.store.cooldown.ms|-1",
-      "claimcheck.read.max.inflight|0",
-      "claimcheck.read.queue.max|-5",
-      "claimcheck.threshold.bytes|zero",
-      "claimcheck.poll.budget.ratio|1.5",
-      "claimcheck.compression.type|brotli",
-      "claimcheck.cache.max.bytes|-1",
-      "claimcheck.store.4.s3.endpoint|http://x:1",
-      "claimcheck.store.0.s3.colour|blue",
-      "claimcheck.store.0.op.deadline.ms|soon",
-      "claimcheck.store.0.s3.path.style.access|yes",
-      "claimcheck.store.0.s3.endpoint|not a url",
-      "claimcheck.s3.endpoint|ftp://h",
-      "claimcheck.store.1.s3.endpoint|ftp://h",
-      "claimcheck.s3.endpoint|http:///no-host",
-      "claimcheck.store.0.file.permissions|rw-r-----",
-      "claimcheck.store.2.s3.region|eu-west-1",
-      "claimcheck.store.0.s3.max.connections|10001",
-      "claimcheck.store.0.s3.path.style.access|2",
-      "claimcheck.s3.connect.timeout.ms|0",
-      "claimcheck.s3.connect.timeout.ms|60001",
-      "claimcheck.s3.max.connections|0",
-      "claimcheck.store.0.s3.connect.timeout.ms|soon",
-      "claimcheck.store.0.s3.connect.timeout.ms|60001",
-      "claimcheck.store.1.s3.max.connections|-3",
-      "claimcheck.s3.multipart.part.bytes|1048576",
-      "claimcheck.s3.multipart.threshold.bytes|5242880",
-      "claimcheck.s3.multipart.threshold.bytes|8388608",
-      "claimcheck.store.0.s3.multipart.part.bytes|1048576",
-      "claimcheck.store.0.s3.multipart.threshold.bytes|8388608",
-      "claimcheck.store.0.s3.multipart.threshold.bytes|big",
-      "claimcheck.read.max.bytes|0",
-      "claimcheck.read.max.bytes|2147483640",
-      "claimcheck.read.max.bytes|lots",
-      "claimcheck.write.max.bytes|0",
-      "claimcheck.write.max.bytes|-1",
-      "claimcheck.write.max.bytes|2147483647",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "claimcheck.stores|ftp://x",
+        "claimcheck.stores|s3://A_BAD_BUCKET",
+        "claimcheck.stores|s3://bucket/../escape",
+        "claimcheck.stores|memory:has space",
+        "claimcheck.tenant|Upper",
+        "claimcheck.tenant|a/b",
+        "claimcheck.tenant|..",
+        "claimcheck.tenant|-lead",
+        "claimcheck.tenant|this-tenant-name-is-far-too-long-to-be-a-tenant",
+        "claimcheck.placement|random",
+        "claimcheck.key.layout|deep",
+        "claimcheck.store.op.deadline.ms|0",
+        "claimcheck.store.cooldown.ms|-1",
+        "claimcheck.read.max.inflight|0",
+        "claimcheck.read.queue.max|-5",
+        "claimcheck.threshold.bytes|zero",
+        "claimcheck.poll.budget.ratio|1.5",
+        "claimcheck.compression.type|brotli",
+        "claimcheck.cache.max.bytes|-1",
+        "claimcheck.store.4.s3.endpoint|http://x:1",
+        "claimcheck.store.0.s3.colour|blue",
+        "claimcheck.store.0.op.deadline.ms|soon",
+        "claimcheck.store.0.s3.path.style.access|yes",
+        "claimcheck.store.0.s3.endpoint|not a url",
+        "claimcheck.s3.endpoint|ftp://h",
+        "claimcheck.store.1.s3.endpoint|ftp://h",
+        "claimcheck.s3.endpoint|http:///no-host",
+        "claimcheck.store.0.file.permissions|rw-r-----",
+        "claimcheck.store.2.s3.region|eu-west-1",
+        "claimcheck.store.0.s3.max.connections|10001",
+        "claimcheck.store.0.s3.path.style.access|2",
+        "claimcheck.s3.connect.timeout.ms|0",
+        "claimcheck.s3.connect.timeout.ms|60001",
+        "claimcheck.s3.max.connections|0",
+        "claimcheck.store.0.s3.connect.timeout.ms|soon",
+        "claimcheck.store.0.s3.connect.timeout.ms|60001",
+        "claimcheck.store.1.s3.max.connections|-3",
+        "claimcheck.s3.multipart.part.bytes|1048576",
+        "claimcheck.s3.multipart.threshold.bytes|5242880",
+        "claimcheck.s3.multipart.threshold.bytes|8388608",
+        "claimcheck.store.0.s3.multipart.part.bytes|1048576",
+        "claimcheck.store.0.s3.multipart.threshold.bytes|8388608",
+        "claimcheck.store.0.s3.multipart.threshold.bytes|big",
+        "claimcheck.read.max.bytes|0",
+        "claimcheck.read.max.bytes|2147483640",
+        "claimcheck.read.max.bytes|lots",
+        "claimcheck.write.max.bytes|0",
+        "claimcheck.write.max.bytes|-1",
+        "claimcheck.write.max.bytes|2147483647",
+      })
   void badValueThrowsConfigExceptionNamingTheKey(String key, String value) {
     Map<String, Object> m = base();
     m.put(key, value);
@@ -170,7 +172,8 @@ class ClaimCheckConfigTest {
   @Test
   void missingStoresIsNamed() {
     assertThatThrownBy(() -> new ClaimCheckConfig(Map.of("claimcheck.tenant", "acme")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("claimcheck.stores");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("claimcheck.stores");
   }
 
   @Test
@@ -199,11 +202,13 @@ class ClaimCheckConfigTest {
     Map<String, Object> m = base();
     m.remove("claimcheck.s3.secret.access.key");
     assertThatThrownBy(() -> new ClaimCheckConfig(m))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("claimcheck.s3.access.key.id");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("claimcheck.s3.access.key.id");
   }
 
   @Test
   void equalConfigsResolveToEqualSpecs() {
-    assertThat(new ClaimCheckConfig(base()).stores()).isEqualTo(new ClaimCheckConfig(base()).stores());
+    assertThat(new ClaimCheckConfig(base()).stores())
+        .isEqualTo(new ClaimCheckConfig(base()).stores());
   }
 }

@@ -22,8 +22,9 @@ class FilePermissionsConfigTest {
   }
 
   private static String perms(ClaimCheckConfig c, int store) {
-    return PosixFilePermissions.toString(PosixFilePermissions.fromString(
-        c.stores().get(store).settings().getString("file.permissions")));
+    return PosixFilePermissions.toString(
+        PosixFilePermissions.fromString(
+            c.stores().get(store).settings().getString("file.permissions")));
   }
 
   @Test
@@ -35,23 +36,30 @@ class FilePermissionsConfigTest {
 
   @Test
   void theKeyAndThePerStoreOverrideSetThem() {
-    ClaimCheckConfig c = new ClaimCheckConfig(config(
-        ClaimCheckConfig.FILE_PERMISSIONS, "rw-rw----",
-        "claimcheck.store.1.file.permissions", "rw-r--r--"));
+    ClaimCheckConfig c =
+        new ClaimCheckConfig(
+            config(
+                ClaimCheckConfig.FILE_PERMISSIONS,
+                "rw-rw----",
+                "claimcheck.store.1.file.permissions",
+                "rw-r--r--"));
     assertThat(perms(c, 0)).isEqualTo("rw-rw----");
     assertThat(perms(c, 1)).isEqualTo("rw-r--r--");
   }
 
   @Test
   void badPermissionsThrowConfigExceptionNamingTheKey() {
-    assertThatThrownBy(() -> new ClaimCheckConfig(config(ClaimCheckConfig.FILE_PERMISSIONS, "0640")))
+    assertThatThrownBy(
+            () -> new ClaimCheckConfig(config(ClaimCheckConfig.FILE_PERMISSIONS, "0640")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(ClaimCheckConfig.FILE_PERMISSIONS);
-    assertThatThrownBy(() -> new ClaimCheckConfig(config(ClaimCheckConfig.FILE_PERMISSIONS, "-w-r-----")))
+    assertThatThrownBy(
+            () -> new ClaimCheckConfig(config(ClaimCheckConfig.FILE_PERMISSIONS, "-w-r-----")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(ClaimCheckConfig.FILE_PERMISSIONS)
         .hasMessageContaining("owner");
-    assertThatThrownBy(() -> new ClaimCheckConfig(config("claimcheck.store.0.file.permissions", "rwx")))
+    assertThatThrownBy(
+            () -> new ClaimCheckConfig(config("claimcheck.store.0.file.permissions", "rwx")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("claimcheck.store.0.file.permissions");
   }

@@ -1,6 +1,5 @@
 package io.ankusa.claimcheck.config;
 
-import io.ankusa.claimcheck.config.Secrets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,9 +16,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A secret planted under wrong, misspelt or odd keys never shows in a message, a cause or a
- * {@code toString}; the rule is {@link Secrets}'. The same maps are planted through the serde and
- * the transforms in their modules' {@code PlantedSecretTest}s.
+ * A secret planted under wrong, misspelt or odd keys never shows in a message, a cause or a {@code
+ * toString}; the rule is {@link Secrets}'. The same maps are planted through the serde and the
+ * transforms in their modules' {@code PlantedSecretTest}s.
  */
 public class PlantedSecretTest {
 
@@ -54,9 +53,9 @@ public class PlantedSecretTest {
 
   /**
    * Store URIs that carry {@code secret} as a credential, in every form a user may write one:
-   * hierarchical user info, the opaque and path forms that parse with no user info, malformed
-   * ones, unknown schemes, a secret without an {@code @}; each must be refused without showing it
-   * (the serde's and the transforms' {@code PlantedSecretTest}s plant them too).
+   * hierarchical user info, the opaque and path forms that parse with no user info, malformed ones,
+   * unknown schemes, a secret without an {@code @}; each must be refused without showing it (the
+   * serde's and the transforms' {@code PlantedSecretTest}s plant them too).
    */
   public static List<String> storeUrisCarrying(String secret) {
     return List.of(

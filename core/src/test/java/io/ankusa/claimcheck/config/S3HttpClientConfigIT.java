@@ -34,8 +34,10 @@ class S3HttpClientConfigIT {
       store.putIfAbsent("k", bytes, T).join();
       assertThat(store.getRange("k", 5, 3, T).join()).containsExactly('t', 'h', 'e');
       // The CRT client's event loop threads (native, attached to the JVM) did the I/O.
-      Set<String> threads = Thread.getAllStackTraces().keySet().stream()
-          .map(Thread::getName).collect(Collectors.toSet());
+      Set<String> threads =
+          Thread.getAllStackTraces().keySet().stream()
+              .map(Thread::getName)
+              .collect(Collectors.toSet());
       assertThat(threads).anyMatch(n -> n.startsWith("AwsEventLoop"));
     }
   }

@@ -27,7 +27,12 @@ class S3HttpClientConfigTest {
   }
 
   private static String client(ClaimCheckConfig c, int store) {
-    return c.stores().get(store).settings().getString("s3.http.client").trim().toLowerCase(java.util.Locale.ROOT);
+    return c.stores()
+        .get(store)
+        .settings()
+        .getString("s3.http.client")
+        .trim()
+        .toLowerCase(java.util.Locale.ROOT);
   }
 
   @Test
@@ -42,7 +47,8 @@ class S3HttpClientConfigTest {
 
   @Test
   void anUnknownClientThrowsConfigExceptionNamingTheKey() {
-    assertThatThrownBy(() -> new ClaimCheckConfig(config(ClaimCheckConfig.S3_HTTP_CLIENT, "apache")))
+    assertThatThrownBy(
+            () -> new ClaimCheckConfig(config(ClaimCheckConfig.S3_HTTP_CLIENT, "apache")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining(ClaimCheckConfig.S3_HTTP_CLIENT);
   }
@@ -52,7 +58,8 @@ class S3HttpClientConfigTest {
     ClaimCheckConfig c = new ClaimCheckConfig(config("claimcheck.store.1.s3.http.client", "crt"));
     assertThat(client(c, 0)).isEqualTo("netty");
     assertThat(client(c, 1)).isEqualTo("crt");
-    assertThatThrownBy(() -> new ClaimCheckConfig(config("claimcheck.store.0.s3.http.client", "okhttp")))
+    assertThatThrownBy(
+            () -> new ClaimCheckConfig(config("claimcheck.store.0.s3.http.client", "okhttp")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("claimcheck.store.0.s3.http.client");
   }
@@ -79,7 +86,8 @@ class S3HttpClientConfigTest {
       configClass.getConstructor(Map.class).newInstance(config());
       Throwable thrown = null;
       try {
-        configClass.getConstructor(Map.class)
+        configClass
+            .getConstructor(Map.class)
             .newInstance(config(ClaimCheckConfig.S3_HTTP_CLIENT, "crt"));
       } catch (InvocationTargetException e) {
         thrown = e.getCause();

@@ -32,10 +32,12 @@ class StoreUrisTest {
   void aRefusedStoreStillNamesItsKeyAndAHarmlessURI() {
     assertThatThrownBy(() -> new ClaimCheckConfig(Map.of("claimcheck.stores", "s3://Bad_Bucket/p")))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("claimcheck.stores").hasMessageContaining("s3://Bad_Bucket/p");
+        .hasMessageContaining("claimcheck.stores")
+        .hasMessageContaining("s3://Bad_Bucket/p");
     assertThatThrownBy(() -> new ClaimCheckConfig(Map.of("claimcheck.stores", "s3:ID:SECRET@b")))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("claimcheck.stores").hasMessageContaining("'@'")
+        .hasMessageContaining("claimcheck.stores")
+        .hasMessageContaining("'@'")
         .hasMessageNotContaining("SECRET");
   }
 }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.ZstdInputStream;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
-import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -21,7 +21,9 @@ class CompressorBoundsTest {
   private static final int DEFAULT_MAX = (int) ClaimCheckConfig.DEFAULT_MAX_BYTES;
 
   @ParameterizedTest
-  @EnumSource(value = Codec.class, names = {"GZIP", "SNAPPY", "LZ4", "ZSTD"})
+  @EnumSource(
+      value = Codec.class,
+      names = {"GZIP", "SNAPPY", "LZ4", "ZSTD"})
   void aClaimMustInflateToExactlyItsRecordedLength(Codec codec) {
     byte[] raw = CompressorWireTest.content(200_000, "text");
     byte[] stored = Compressor.compress(codec, raw);
@@ -36,19 +38,21 @@ class CompressorBoundsTest {
         .hasMessageContaining("inflates past 10");
     assertThatThrownBy(() -> Compressor.decompress(codec, stored, raw.length + 1, DEFAULT_MAX))
         .isInstanceOf(CorruptPackException.class)
-        .hasMessageContaining("inflates to " + raw.length + " bytes, its ref records "
-            + (raw.length + 1));
+        .hasMessageContaining(
+            "inflates to " + raw.length + " bytes, its ref records " + (raw.length + 1));
   }
 
   @ParameterizedTest
-  @EnumSource(value = Codec.class, names = {"GZIP", "SNAPPY", "LZ4", "ZSTD"})
+  @EnumSource(
+      value = Codec.class,
+      names = {"GZIP", "SNAPPY", "LZ4", "ZSTD"})
   void withoutARecordedLengthTheReadLimitBoundsIt(Codec codec) {
     byte[] raw = new byte[3 << 20]; // zeros: every codec's best case
     byte[] stored = Compressor.compress(codec, raw);
     assertThat(Compressor.decompress(codec, stored, ClaimRef.UNKNOWN_RAW_LENGTH, raw.length))
         .isEqualTo(raw);
-    assertThatThrownBy(() ->
-        Compressor.decompress(codec, stored, ClaimRef.UNKNOWN_RAW_LENGTH, raw.length - 1))
+    assertThatThrownBy(
+            () -> Compressor.decompress(codec, stored, ClaimRef.UNKNOWN_RAW_LENGTH, raw.length - 1))
         .isInstanceOf(PastReadLimitException.class) // not corrupt: a higher limit could read it
         .hasMessageContaining("inflates past " + (raw.length - 1))
         .hasMessageContaining(ClaimCheckConfig.READ_MAX_BYTES);
@@ -84,8 +88,8 @@ class CompressorBoundsTest {
     }
 
     // A version-1 ref (raw length unknown): stops at the default read limit, 256 MiB.
-    assertThatThrownBy(() ->
-        Compressor.decompress(Codec.ZSTD, bomb, ClaimRef.UNKNOWN_RAW_LENGTH, DEFAULT_MAX))
+    assertThatThrownBy(
+            () -> Compressor.decompress(Codec.ZSTD, bomb, ClaimRef.UNKNOWN_RAW_LENGTH, DEFAULT_MAX))
         .isInstanceOf(PastReadLimitException.class)
         .hasMessageContaining("inflates past " + DEFAULT_MAX);
     // A version-2 ref records the raw length: stops there.
@@ -95,7 +99,9 @@ class CompressorBoundsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = Codec.class, names = {"GZIP", "SNAPPY", "LZ4", "ZSTD"})
+  @EnumSource(
+      value = Codec.class,
+      names = {"GZIP", "SNAPPY", "LZ4", "ZSTD"})
   void truncatedOrDamagedStreamsAreCorrupt(Codec codec) {
     byte[] raw = CompressorWireTest.content(100_000, "text");
     byte[] stored = Compressor.compress(codec, raw);

@@ -16,17 +16,31 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Our codecs and Kafka's speak one wire format: what Kafka's codecs compress (as for a record
- * batch of magic 2) decompresses with ours, and what ours compress decompresses with Kafka's, for
- * every codec, from empty through multi-block sizes, compressible and not.
+ * Our codecs and Kafka's speak one wire format: what Kafka's codecs compress (as for a record batch
+ * of magic 2) decompresses with ours, and what ours compress decompresses with Kafka's, for every
+ * codec, from empty through multi-block sizes, compressible and not.
  */
 class CompressorWireTest {
 
   private static final int MAX = 64 << 20;
 
   /** Sizes around every codec's block edges: snappy 32 KiB, lz4 64 KiB, zstd 128 KiB. */
-  private static final int[] SIZES = {0, 1, 2, 15, 100, 4095, 32 << 10, (32 << 10) + 1,
-      (64 << 10) - 1, 64 << 10, (64 << 10) + 1, 128 << 10, (128 << 10) + 7, 300_000};
+  private static final int[] SIZES = {
+    0,
+    1,
+    2,
+    15,
+    100,
+    4095,
+    32 << 10,
+    (32 << 10) + 1,
+    (64 << 10) - 1,
+    64 << 10,
+    (64 << 10) + 1,
+    128 << 10,
+    (128 << 10) + 7,
+    300_000
+  };
 
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
@@ -75,22 +89,29 @@ class CompressorWireTest {
    */
   @Test
   void lz4FramesOfTheFormerHandWrittenEncoderDecodeAndAreWrittenAlike() throws Exception {
-    byte[] text = "claim check claim check claim check claim check lz4"
-        .getBytes(StandardCharsets.US_ASCII);
+    byte[] text =
+        "claim check claim check claim check claim check lz4".getBytes(StandardCharsets.US_ASCII);
     byte[] noise = new byte[40];
     long x = 12345;
     for (int i = 0; i < noise.length; i++) {
       x = x * 6364136223846793005L + 1442695040888963407L;
       noise[i] = (byte) (x >>> 56);
     }
-    String zeros = "04224d186040820b0100001f000100" + "ff".repeat(256)
-        + "e75000000000001c0000001f000100" + "ff".repeat(17) + "6850000000000000000000";
+    String zeros =
+        "04224d186040820b0100001f000100"
+            + "ff".repeat(256)
+            + "e75000000000001c0000001f000100"
+            + "ff".repeat(17)
+            + "6850000000000000000000";
     Object[][] vectors = {
-        {new byte[0], "04224d1860408200000000"},
-        {text, "04224d1860408216000000cf636c61696d20636865636b200c000f506b206c7a3400000000"},
-        {noise, "04224d18604082280000801c43e2d5538fcb64d030fdfb29d37a55a95f615c0716388aa783da41"
-            + "4b74f3080ce7c3487c362f1100000000"},
-        {new byte[70_000], zeros},
+      {new byte[0], "04224d1860408200000000"},
+      {text, "04224d1860408216000000cf636c61696d20636865636b200c000f506b206c7a3400000000"},
+      {
+        noise,
+        "04224d18604082280000801c43e2d5538fcb64d030fdfb29d37a55a95f615c0716388aa783da41"
+            + "4b74f3080ce7c3487c362f1100000000"
+      },
+      {new byte[70_000], zeros},
     };
     for (Object[] v : vectors) {
       byte[] raw = (byte[]) v[0];
@@ -114,7 +135,7 @@ class CompressorWireTest {
         }
       }
       case "random" -> random.nextBytes(b);
-      case "zeros" -> { }
+      case "zeros" -> {}
       default -> {
         for (int i = 0; i < size; i += 1000) {
           byte[] chunk = new byte[Math.min(1000, size - i)];

@@ -2,9 +2,9 @@ package io.ankusa.claimcheck.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
-import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import java.util.Arrays;
 import java.util.Random;
 import net.jqwik.api.Arbitraries;
@@ -28,14 +28,18 @@ class DecompressionPropertiesTest {
   private static final int LIMIT = 1 << 20;
 
   @Property
-  void randomBytesInflateBoundedOrFailTyped(@ForAll("codecs") Codec codec,
-      @ForAll @Size(max = 2048) byte[] stored, @ForAll("rawLengths") int rawLength) {
+  void randomBytesInflateBoundedOrFailTyped(
+      @ForAll("codecs") Codec codec,
+      @ForAll @Size(max = 2048) byte[] stored,
+      @ForAll("rawLengths") int rawLength) {
     check(codec, stored, rawLength);
   }
 
   @Property
-  void bytesBehindTheCodecsHeaderInflateBoundedOrFailTyped(@ForAll("codecs") Codec codec,
-      @ForAll @Size(max = 2048) byte[] tail, @ForAll("rawLengths") int rawLength) {
+  void bytesBehindTheCodecsHeaderInflateBoundedOrFailTyped(
+      @ForAll("codecs") Codec codec,
+      @ForAll @Size(max = 2048) byte[] tail,
+      @ForAll("rawLengths") int rawLength) {
     byte[] head = header(codec);
     byte[] stored = Arrays.copyOf(head, head.length + tail.length);
     System.arraycopy(tail, 0, stored, head.length, tail.length);
@@ -43,9 +47,12 @@ class DecompressionPropertiesTest {
   }
 
   @Property
-  void damagedValidStreamsInflateBoundedOrFailTyped(@ForAll("codecs") Codec codec,
-      @ForAll long seed, @ForAll @IntRange(min = 0, max = 3) int damage,
-      @ForAll @IntRange(min = 0, max = 1_000_000) int where, @ForAll byte value) {
+  void damagedValidStreamsInflateBoundedOrFailTyped(
+      @ForAll("codecs") Codec codec,
+      @ForAll long seed,
+      @ForAll @IntRange(min = 0, max = 3) int damage,
+      @ForAll @IntRange(min = 0, max = 1_000_000) int where,
+      @ForAll byte value) {
     Random random = new Random(seed);
     byte[] raw = new byte[random.nextInt(70_000)];
     if (random.nextBoolean()) {
@@ -56,13 +63,14 @@ class DecompressionPropertiesTest {
       }
     }
     byte[] stored = Compressor.compress(codec, raw);
-    byte[] bad = switch (damage) {
-      case 0 -> withByte(stored, where % Math.max(1, stored.length), value);
-      case 1 -> Arrays.copyOf(stored, where % (stored.length + 1));
-      case 2 -> splice(stored, Compressor.compress(codec, Arrays.copyOf(raw, raw.length / 2)),
-          where);
-      default -> stored;
-    };
+    byte[] bad =
+        switch (damage) {
+          case 0 -> withByte(stored, where % Math.max(1, stored.length), value);
+          case 1 -> Arrays.copyOf(stored, where % (stored.length + 1));
+          case 2 ->
+              splice(stored, Compressor.compress(codec, Arrays.copyOf(raw, raw.length / 2)), where);
+          default -> stored;
+        };
     int rawLength = random.nextBoolean() ? raw.length : ClaimRef.UNKNOWN_RAW_LENGTH;
     byte[] out = check(codec, bad, rawLength);
     if (damage == 3) {
@@ -72,11 +80,12 @@ class DecompressionPropertiesTest {
 
   /** A stream that inflates far past the bound stops at the bound, whatever the codec. */
   @Property(tries = 40)
-  void streamsLargerThanTheBoundStopAtIt(@ForAll("codecs") Codec codec,
-      @ForAll @IntRange(min = 1, max = 300_000) int bound) {
+  void streamsLargerThanTheBoundStopAtIt(
+      @ForAll("codecs") Codec codec, @ForAll @IntRange(min = 1, max = 300_000) int bound) {
     byte[] stored = Compressor.compress(codec, new byte[bound + 1 + bound / 3]);
     assertThat(outcome(codec, stored, ClaimRef.UNKNOWN_RAW_LENGTH, bound))
-        .isInstanceOfSatisfying(PastReadLimitException.class,
+        .isInstanceOfSatisfying(
+            PastReadLimitException.class,
             e -> assertThat(e.getMessage()).contains("inflates past " + bound));
   }
 
@@ -87,8 +96,10 @@ class DecompressionPropertiesTest {
 
   @Provide
   Arbitrary<Integer> rawLengths() {
-    return Arbitraries.oneOf(Arbitraries.just(ClaimRef.UNKNOWN_RAW_LENGTH),
-        Arbitraries.integers().between(0, 70_000), Arbitraries.just(LIMIT));
+    return Arbitraries.oneOf(
+        Arbitraries.just(ClaimRef.UNKNOWN_RAW_LENGTH),
+        Arbitraries.integers().between(0, 70_000),
+        Arbitraries.just(LIMIT));
   }
 
   private static byte[] check(Codec codec, byte[] stored, int rawLength) {
@@ -124,12 +135,13 @@ class DecompressionPropertiesTest {
   /** The first bytes each codec's stream starts with, so fuzzing reaches past the header check. */
   private static byte[] header(Codec codec) {
     byte[] valid = Compressor.compress(codec, new byte[0]);
-    int keep = switch (codec) {
-      case GZIP -> 10; // the gzip member header
-      case SNAPPY -> 16; // snappy-java's stream header
-      case LZ4 -> 7; // magic, FLG, BD, descriptor checksum
-      default -> 6; // zstd magic and frame header
-    };
+    int keep =
+        switch (codec) {
+          case GZIP -> 10; // the gzip member header
+          case SNAPPY -> 16; // snappy-java's stream header
+          case LZ4 -> 7; // magic, FLG, BD, descriptor checksum
+          default -> 6; // zstd magic and frame header
+        };
     return Arrays.copyOf(valid, Math.min(keep, valid.length));
   }
 

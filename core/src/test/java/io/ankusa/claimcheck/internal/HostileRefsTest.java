@@ -1,21 +1,21 @@
 package io.ankusa.claimcheck.internal;
 
-import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.ClaimCheckFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.ref.ClaimRef;
-import io.ankusa.claimcheck.ref.Codec;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.internal.ref.EncodedPack;
 import io.ankusa.claimcheck.internal.ref.PackEntry;
 import io.ankusa.claimcheck.internal.ref.PackEntryInput;
 import io.ankusa.claimcheck.internal.ref.PackReader;
-import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.internal.ref.Packs;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.Codec;
+import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.ref.Tenant;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
 import java.time.Duration;
@@ -68,8 +68,16 @@ class HostileRefsTest {
   @Test
   void anotherTenantsRefIsRefusedWithoutAStoreRequest() {
     ClaimRef ours = cc.checkIn(random(1000, 1));
-    ClaimRef theirs = new ClaimRef(ours.version(), Tenant.of("evil"), ours.claimId(),
-        ours.offset(), ours.length(), ours.checksum(), ours.codec(), ours.rawLength());
+    ClaimRef theirs =
+        new ClaimRef(
+            ours.version(),
+            Tenant.of("evil"),
+            ours.claimId(),
+            ours.offset(),
+            ours.length(),
+            ours.checksum(),
+            ours.codec(),
+            ours.rawLength());
     ClaimCheckFailure f = failure(theirs);
     assertThat(f.reason()).isEqualTo(Reason.REFUSED);
     assertThat(f.getMessage()).contains("evil").contains("claimcheck.tenants.allowed");
@@ -81,15 +89,23 @@ class HostileRefsTest {
     ClaimRef ours = cc.checkIn(random(1000, 2));
     // The 45-byte ref that claimed a 2 GiB claim, and one just past the limit.
     for (int length : new int[] {Integer.MAX_VALUE, LIMIT + 1}) {
-      ClaimRef big = ClaimRef.of(ours.tenant(), ours.claimId(), ours.offset(), length,
-          ours.checksum(), Codec.NONE);
+      ClaimRef big =
+          ClaimRef.of(
+              ours.tenant(), ours.claimId(), ours.offset(), length, ours.checksum(), Codec.NONE);
       ClaimCheckFailure f = failure(big);
       assertThat(f.reason()).isEqualTo(Reason.REFUSED);
       assertThat(f.getMessage()).contains("claimcheck.read.max.bytes").contains("" + length);
     }
     // A small stored claim whose recorded raw length is past the limit.
-    ClaimRef inflating = ClaimRef.of(ours.tenant(), ours.claimId(), ours.offset(), 1000,
-        ours.checksum(), Codec.ZSTD, Integer.MAX_VALUE);
+    ClaimRef inflating =
+        ClaimRef.of(
+            ours.tenant(),
+            ours.claimId(),
+            ours.offset(),
+            1000,
+            ours.checksum(),
+            Codec.ZSTD,
+            Integer.MAX_VALUE);
     assertThat(failure(inflating).reason()).isEqualTo(Reason.REFUSED);
     assertThat(memory.count(MemoryStore.Op.GET)).isZero();
   }
@@ -99,8 +115,9 @@ class HostileRefsTest {
     ClaimRef ours = cc.checkIn(random(1000, 3));
     long packLength = memory.object(key(ours)).length;
     for (long offset : new long[] {packLength, packLength + 4096, Long.MAX_VALUE - 1000}) {
-      ClaimRef past = ClaimRef.of(ours.tenant(), ours.claimId(), offset, ours.length(),
-          ours.checksum(), ours.codec());
+      ClaimRef past =
+          ClaimRef.of(
+              ours.tenant(), ours.claimId(), offset, ours.length(), ours.checksum(), ours.codec());
       ClaimCheckFailure f = failure(past);
       assertThat(f.reason()).as("offset %d", offset).isEqualTo(Reason.CORRUPT);
     }
@@ -112,10 +129,22 @@ class HostileRefsTest {
     List<ClaimRef> refs = cc.checkInAll(List.of(random(500, 4), random(500, 5)));
     ClaimRef first = refs.get(0);
     // Shifted into the neighbour, or stretched over it: the checksum is the first claim's.
-    ClaimRef shifted = ClaimRef.of(first.tenant(), first.claimId(), first.offset() + 100,
-        first.length(), first.checksum(), first.codec());
-    ClaimRef stretched = ClaimRef.of(first.tenant(), first.claimId(), first.offset(),
-        first.length() + refs.get(1).length(), first.checksum(), first.codec());
+    ClaimRef shifted =
+        ClaimRef.of(
+            first.tenant(),
+            first.claimId(),
+            first.offset() + 100,
+            first.length(),
+            first.checksum(),
+            first.codec());
+    ClaimRef stretched =
+        ClaimRef.of(
+            first.tenant(),
+            first.claimId(),
+            first.offset(),
+            first.length() + refs.get(1).length(),
+            first.checksum(),
+            first.codec());
     for (ClaimRef hostile : List.of(shifted, stretched)) {
       ClaimCheckFailure f = failure(hostile);
       assertThat(f.reason()).isEqualTo(Reason.CORRUPT);
@@ -131,8 +160,9 @@ class HostileRefsTest {
     byte[] bomb = ZstdBomb.frame(16_785);
     PackId id = new PackId(0x0b0b0b0b0b0b0b0bL);
     EncodedPack pack = Packs.encode(List.of(new PackEntryInput(bomb, Codec.ZSTD)));
-    memory.putIfAbsent(KeyLayout.FLAT.key("acme", id.value()), pack.bytes(),
-        Duration.ofSeconds(5)).join();
+    memory
+        .putIfAbsent(KeyLayout.FLAT.key("acme", id.value()), pack.bytes(), Duration.ofSeconds(5))
+        .join();
     PackEntry entry = pack.entries().get(0);
     Tenant acme = Tenant.of("acme");
     ClaimRef v1 = PackReader.toRef(acme, id, entry); // raw length unknown: bounded by the limit
@@ -142,7 +172,8 @@ class HostileRefsTest {
     // higher limit could redeem it), not declared corrupt.
     ClaimCheckFailure refused = failure(v1);
     assertThat(refused.reason()).isEqualTo(Reason.REFUSED);
-    assertThat(refused.getMessage()).contains("inflates past " + LIMIT)
+    assertThat(refused.getMessage())
+        .contains("inflates past " + LIMIT)
         .contains(ClaimCheckConfig.READ_MAX_BYTES);
     // Version 2 records one, and the bytes disagree with it: corrupt.
     for (ClaimRef ref : List.of(v2Lying, v2AtLimit)) {

@@ -12,8 +12,8 @@ import org.apache.kafka.common.utils.internals.BufferSupplier;
 import org.apache.kafka.common.utils.internals.ByteBufferOutputStream;
 
 /**
- * Kafka's own codecs, as a record batch of magic 2 uses them: the reference our {@link
- * Compressor} must match byte stream for byte stream. Test scope only (Kafka internal API).
+ * Kafka's own codecs, as a record batch of magic 2 uses them: the reference our {@link Compressor}
+ * must match byte stream for byte stream. Test scope only (Kafka internal API).
  */
 final class KafkaCodecs {
 
@@ -34,8 +34,9 @@ final class KafkaCodecs {
   }
 
   static byte[] decompress(Codec codec, byte[] stored) throws IOException {
-    try (InputStream in = compression(codec)
-            .wrapForInput(ByteBuffer.wrap(stored), MAGIC, BufferSupplier.NO_CACHING);
+    try (InputStream in =
+            compression(codec)
+                .wrapForInput(ByteBuffer.wrap(stored), MAGIC, BufferSupplier.NO_CACHING);
         ByteArrayOutputStream out = new ByteArrayOutputStream()) {
       in.transferTo(out);
       return out.toByteArray();

@@ -64,7 +64,8 @@ class ReusedKeyPackTest {
     ClaimRef again = cc.checkInKey(key.clone());
 
     assertThat(again).isEqualTo(first);
-    assertThat(listed(home, first)).as("the collector judges the reused pack by this time")
+    assertThat(listed(home, first))
+        .as("the collector judges the reused pack by this time")
         .isEqualTo(LATER);
     assertThat(home.keys()).hasSize(1);
     assertThat(redeem(cc, again)).isEqualTo(key);
@@ -95,8 +96,8 @@ class ReusedKeyPackTest {
     byte[] key = "order-2".getBytes(StandardCharsets.UTF_8);
     cc.checkInKey(key);
     assertThatThrownBy(() -> cc.checkInKey(key))
-        .isInstanceOfSatisfying(ClaimCheckFailure.class,
-            f -> assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE))
+        .isInstanceOfSatisfying(
+            ClaimCheckFailure.class, f -> assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE))
         .hasMessageContaining("already stored")
         .hasMessageContaining("cannot rewrite");
   }
@@ -122,10 +123,11 @@ class ReusedKeyPackTest {
     String pack = KeyLayout.FLAT.key("acme", first.packId().value());
     String lock = io.ankusa.claimcheck.internal.placement.SweepLock.key("acme");
     home.putIfAbsent(lock, new byte[1], Duration.ofSeconds(1)).join(); // a sweep is deleting
-    onWait = () -> { // while the check-in waits: the sweep deletes the pack, then unlocks
-      home.delete(pack, Duration.ofSeconds(1)).join();
-      home.delete(lock, Duration.ofSeconds(1)).join();
-    };
+    onWait =
+        () -> { // while the check-in waits: the sweep deletes the pack, then unlocks
+          home.delete(pack, Duration.ofSeconds(1)).join();
+          home.delete(lock, Duration.ofSeconds(1)).join();
+        };
 
     ClaimRef again = cc.checkInKey(key.clone());
 
@@ -162,26 +164,36 @@ class ReusedKeyPackTest {
    * writer whose backoffs advance the ticker.
    */
   private Engine engine(ClaimStore... stores) {
-    ClaimStores.Builder b = ClaimStores.builder().ticker(ticker).scheduler((task, delay) -> {
-      ticker.advance(Duration.ofNanos(delay)); // a write round's backoff, spent at once
-      Runnable waited = onWait;
-      onWait = null;
-      if (waited != null) {
-        waited.run();
-      }
-      task.run();
-      return () -> {};
-    });
+    ClaimStores.Builder b =
+        ClaimStores.builder()
+            .ticker(ticker)
+            .scheduler(
+                (task, delay) -> {
+                  ticker.advance(Duration.ofNanos(delay)); // a write round's backoff, spent at once
+                  Runnable waited = onWait;
+                  onWait = null;
+                  if (waited != null) {
+                    waited.run();
+                  }
+                  task.run();
+                  return () -> {};
+                });
     for (ClaimStore s : stores) {
       b.add(s, Duration.ofSeconds(5));
     }
     ClaimStores set = b.build();
-    ClaimReader reader = ClaimReaders.create(ReaderSettings.builder(set.size()).ticker(ticker)
-        .maxConcurrentReads(4).scheduler((task, delay) -> () -> {}).build());
+    ClaimReader reader =
+        ClaimReaders.create(
+            ReaderSettings.builder(set.size())
+                .ticker(ticker)
+                .maxConcurrentReads(4)
+                .scheduler((task, delay) -> () -> {})
+                .build());
     Runtimes.Runtime rt = new Runtimes.Runtime(null, set, reader, ClaimCheckTelemetry.noop());
     rt.handles = 1;
-    ClaimCheckConfig config = new ClaimCheckConfig(
-        Map.of(ClaimCheckConfig.STORES, "memory:unused", ClaimCheckConfig.TENANT, "acme"));
+    ClaimCheckConfig config =
+        new ClaimCheckConfig(
+            Map.of(ClaimCheckConfig.STORES, "memory:unused", ClaimCheckConfig.TENANT, "acme"));
     engine = new Engine(config, rt, ticker);
     return engine;
   }

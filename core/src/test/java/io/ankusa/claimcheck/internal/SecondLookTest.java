@@ -1,24 +1,24 @@
 package io.ankusa.claimcheck.internal;
 
-import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.FakeTicker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
+import io.ankusa.claimcheck.FakeTicker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.internal.reader.ClaimReaders;
 import io.ankusa.claimcheck.internal.reader.ReaderSettings;
+import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.ref.Tenant;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
-import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -34,9 +34,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A final answer only when a second look agrees, nothing bad cached, Errors passed through, and
- * key packs checked to be ours: an engine over scripted fake stores and the real reader, on a
- * driven clock (the fakes answer at once, so no timer ever needs to fire).
+ * A final answer only when a second look agrees, nothing bad cached, Errors passed through, and key
+ * packs checked to be ours: an engine over scripted fake stores and the real reader, on a driven
+ * clock (the fakes answer at once, so no timer ever needs to fire).
  */
 class SecondLookTest {
 
@@ -59,12 +59,18 @@ class SecondLookTest {
       b.add(s, Duration.ofSeconds(5));
     }
     ClaimStores set = b.build();
-    ClaimReader reader = ClaimReaders.create(ReaderSettings.builder(set.size()).ticker(ticker)
-        .maxConcurrentReads(4).scheduler((task, delay) -> () -> {}).build());
+    ClaimReader reader =
+        ClaimReaders.create(
+            ReaderSettings.builder(set.size())
+                .ticker(ticker)
+                .maxConcurrentReads(4)
+                .scheduler((task, delay) -> () -> {})
+                .build());
     Runtimes.Runtime rt = new Runtimes.Runtime(null, set, reader, ClaimCheckTelemetry.noop());
     rt.handles = 1;
-    ClaimCheckConfig config = new ClaimCheckConfig(
-        Map.of(ClaimCheckConfig.STORES, "memory:unused", ClaimCheckConfig.TENANT, "acme"));
+    ClaimCheckConfig config =
+        new ClaimCheckConfig(
+            Map.of(ClaimCheckConfig.STORES, "memory:unused", ClaimCheckConfig.TENANT, "acme"));
     engine = new Engine(config, rt, ticker);
     return engine;
   }
@@ -162,7 +168,9 @@ class SecondLookTest {
     Engine cc = engine(home);
     ClaimRef ref = cc.checkIn(random(5000, 7));
     home.objects.clear();
-    home.script(ScriptedStore.fail(Kind.NOT_FOUND), ScriptedStore.fail(Kind.NOT_FOUND),
+    home.script(
+        ScriptedStore.fail(Kind.NOT_FOUND),
+        ScriptedStore.fail(Kind.NOT_FOUND),
         ScriptedStore.fail(Kind.UNAVAILABLE));
     assertThat(failureOf(cc.redeem(ref, deadline())).reason()).isEqualTo(Reason.UNAVAILABLE);
   }
@@ -171,7 +179,9 @@ class SecondLookTest {
   void corruptThenGoneIsUnavailable() {
     Engine cc = engine(home);
     ClaimRef ref = cc.checkIn(random(5000, 8));
-    home.script(ScriptedStore::corrupt, ScriptedStore.fail(Kind.NOT_FOUND),
+    home.script(
+        ScriptedStore::corrupt,
+        ScriptedStore.fail(Kind.NOT_FOUND),
         ScriptedStore.fail(Kind.NOT_FOUND));
     assertThat(failureOf(cc.redeem(ref, deadline())).reason()).isEqualTo(Reason.UNAVAILABLE);
   }
@@ -181,10 +191,11 @@ class SecondLookTest {
     Engine cc = engine(home);
     ClaimRef ref = cc.checkIn(random(5000, 9));
     // The store spends the caller's whole deadline on the first (corrupt) answer.
-    home.script(b -> {
-      ticker.advance(Duration.ofSeconds(6));
-      return ScriptedStore.corrupt(b);
-    });
+    home.script(
+        b -> {
+          ticker.advance(Duration.ofSeconds(6));
+          return ScriptedStore.corrupt(b);
+        });
     ClaimCheckFailure f = failureOf(cc.redeem(ref, deadline()));
     assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE);
     assertThat(home.gets.get()).isEqualTo(1);
@@ -194,11 +205,13 @@ class SecondLookTest {
   void anErrorInARedeemReachesTheCallerAsItself() {
     Engine cc = engine(home, other);
     ClaimRef ref = cc.checkIn(random(5000, 10));
-    home.script(b -> {
-      throw new OutOfMemoryError("planted");
-    });
+    home.script(
+        b -> {
+          throw new OutOfMemoryError("planted");
+        });
     assertThatThrownBy(() -> cc.redeemBlocking(ref, deadline()))
-        .isInstanceOf(OutOfMemoryError.class).hasMessage("planted");
+        .isInstanceOf(OutOfMemoryError.class)
+        .hasMessage("planted");
     assertThat(other.gets.get()).isZero(); // not a store failure: no failover to the next store
     assertThat(cc.redeemBlocking(ref, deadline())).isEqualTo(random(5000, 10));
   }
@@ -208,7 +221,8 @@ class SecondLookTest {
     Engine cc = engine(home, other);
     home.putError = new StackOverflowError("planted");
     assertThatThrownBy(() -> cc.checkIn(random(100, 11)))
-        .isInstanceOf(StackOverflowError.class).hasMessage("planted");
+        .isInstanceOf(StackOverflowError.class)
+        .hasMessage("planted");
     assertThat(other.objects).isEmpty(); // not a store failure: no failover
   }
 
@@ -220,8 +234,8 @@ class SecondLookTest {
     Thread.currentThread().interrupt();
     try {
       assertThatThrownBy(() -> cc.redeemBlocking(ref, deadline()))
-          .isInstanceOfSatisfying(ClaimCheckFailure.class,
-              f -> assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE))
+          .isInstanceOfSatisfying(
+              ClaimCheckFailure.class, f -> assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE))
           .hasMessageContaining("interrupted");
       assertThat(Thread.currentThread().isInterrupted()).isTrue();
     } finally {
@@ -248,8 +262,8 @@ class SecondLookTest {
     assertThat(first.packId()).isEqualTo(PackId.fromContent(Tenant.of("acme"), key));
     home.objects.computeIfPresent(object, (k, b) -> ScriptedStore.corrupt(b));
     assertThatThrownBy(() -> cc.checkInKey(key))
-        .isInstanceOfSatisfying(ClaimCheckFailure.class,
-            f -> assertThat(f.reason()).isEqualTo(Reason.CORRUPT))
+        .isInstanceOfSatisfying(
+            ClaimCheckFailure.class, f -> assertThat(f.reason()).isEqualTo(Reason.CORRUPT))
         .hasMessageContaining("not ours");
   }
 
@@ -260,8 +274,8 @@ class SecondLookTest {
     cc.checkInKey(key);
     home.script(ScriptedStore.fail(Kind.UNAVAILABLE));
     assertThatThrownBy(() -> cc.checkInKey(key))
-        .isInstanceOfSatisfying(ClaimCheckFailure.class,
-            f -> assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE));
+        .isInstanceOfSatisfying(
+            ClaimCheckFailure.class, f -> assertThat(f.reason()).isEqualTo(Reason.UNAVAILABLE));
   }
 
   /**
@@ -325,8 +339,13 @@ class SecondLookTest {
         if (object == null && step == null) {
           throw new StoreException(Kind.NOT_FOUND, name + " has no " + key);
         }
-        byte[] range = object == null ? new byte[0] : Arrays.copyOfRange(object,
-            (int) Math.min(offset, object.length), (int) Math.min(offset + length, object.length));
+        byte[] range =
+            object == null
+                ? new byte[0]
+                : Arrays.copyOfRange(
+                    object,
+                    (int) Math.min(offset, object.length),
+                    (int) Math.min(offset + length, object.length));
         return CompletableFuture.completedFuture(step == null ? range : step.apply(range));
       } catch (RuntimeException | Error e) {
         return CompletableFuture.failedFuture(e);
@@ -338,9 +357,11 @@ class SecondLookTest {
     public CompletableFuture<io.ankusa.claimcheck.store.StoredObject> stat(String key, Duration t) {
       byte[] object = objects.get(key);
       return object == null
-          ? CompletableFuture.failedFuture(new StoreException(Kind.NOT_FOUND, name + " has no " + key))
-          : CompletableFuture.completedFuture(new io.ankusa.claimcheck.store.StoredObject(key,
-              object.length, java.time.Instant.EPOCH));
+          ? CompletableFuture.failedFuture(
+              new StoreException(Kind.NOT_FOUND, name + " has no " + key))
+          : CompletableFuture.completedFuture(
+              new io.ankusa.claimcheck.store.StoredObject(
+                  key, object.length, java.time.Instant.EPOCH));
     }
 
     @Override

@@ -1,10 +1,10 @@
 package io.ankusa.claimcheck.internal;
 
-import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.time.Ticker;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -41,8 +41,9 @@ class UnclosedHandleReleaseIT {
     }
     assertThat(handles(key)).as("the dropped handles are released").isEqualTo(1);
     // The kept handle still works on the runtime the dropped ones shared.
-    assertThat(kept.redeem(kept.checkIn(new byte[] {1, 2, 3}), TICKER.read() + 5_000_000_000L)
-        .join()).containsExactly(1, 2, 3);
+    assertThat(
+            kept.redeem(kept.checkIn(new byte[] {1, 2, 3}), TICKER.read() + 5_000_000_000L).join())
+        .containsExactly(1, 2, 3);
 
     kept.close();
     kept.close(); // idempotent: released once

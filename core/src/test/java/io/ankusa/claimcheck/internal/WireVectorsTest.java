@@ -11,7 +11,6 @@ import io.ankusa.claimcheck.ref.ClaimId;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
 import io.ankusa.claimcheck.ref.MalformedRefException;
-import io.ankusa.claimcheck.ref.MalformedRefException.Reason;
 import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.ref.Tenant;
@@ -36,26 +35,62 @@ class WireVectorsTest {
   private static final Path FILE = Path.of("..", "docs", "wire-vectors.json");
 
   /** The refs of the vectors, as a writer of this library means them. */
-  static final List<ClaimRef> REFS = List.of(
-      ClaimRef.of(Tenant.of("acme"), claim("0123456789abcdef", 0), 42, 1_048_576, 0x1cdf4421,
-          Codec.NONE, 1_048_576),
-      ClaimRef.of(Tenant.of("orders-eu.prod_1"), claim("fedcba9876543210", 3), 1_234_567, 70_000,
-          0xdeadbeef, Codec.GZIP, 262_144),
-      ClaimRef.of(Tenant.of("t"), claim("00000000000000ff", 1), 60, 5_000, 0x00000001,
-          Codec.SNAPPY, 20_000),
-      ClaimRef.of(Tenant.of("x9"), claim("8000000000000000", 65_535), 9_999_999_999L, 12,
-          0x80000000, Codec.LZ4, 0),
-      ClaimRef.of(Tenant.of("zstd.users"), claim("7fffffffffffffff", 7), 100, 300_000,
-          0x7fffffff, Codec.ZSTD, 2_000_000_000),
-      // A version-1 ref of a compressed claim: written by releases before version 2 existed.
-      ClaimRef.of(Tenant.of("legacy"), claim("1111111111111111", 2), 76, 900, 0x12345678,
-          Codec.GZIP),
-      // The longest tenant and the extreme offset, length and checksum a version-1 ref holds.
-      new ClaimRef(1, Tenant.of("a".repeat(20) + "0123456789-._9876543"),
-          claim("ffffffffffffffff", 65_535), Long.MAX_VALUE - Integer.MAX_VALUE,
-          Integer.MAX_VALUE, 0xffffffff, Codec.NONE),
-      // Version 2 of an uncompressed claim: never written, but every reader accepts it.
-      new ClaimRef(2, Tenant.of("acme"), claim("0000000000000000", 0), 0, 1, 0, Codec.NONE, 1));
+  static final List<ClaimRef> REFS =
+      List.of(
+          ClaimRef.of(
+              Tenant.of("acme"),
+              claim("0123456789abcdef", 0),
+              42,
+              1_048_576,
+              0x1cdf4421,
+              Codec.NONE,
+              1_048_576),
+          ClaimRef.of(
+              Tenant.of("orders-eu.prod_1"),
+              claim("fedcba9876543210", 3),
+              1_234_567,
+              70_000,
+              0xdeadbeef,
+              Codec.GZIP,
+              262_144),
+          ClaimRef.of(
+              Tenant.of("t"),
+              claim("00000000000000ff", 1),
+              60,
+              5_000,
+              0x00000001,
+              Codec.SNAPPY,
+              20_000),
+          ClaimRef.of(
+              Tenant.of("x9"),
+              claim("8000000000000000", 65_535),
+              9_999_999_999L,
+              12,
+              0x80000000,
+              Codec.LZ4,
+              0),
+          ClaimRef.of(
+              Tenant.of("zstd.users"),
+              claim("7fffffffffffffff", 7),
+              100,
+              300_000,
+              0x7fffffff,
+              Codec.ZSTD,
+              2_000_000_000),
+          // A version-1 ref of a compressed claim: written by releases before version 2 existed.
+          ClaimRef.of(
+              Tenant.of("legacy"), claim("1111111111111111", 2), 76, 900, 0x12345678, Codec.GZIP),
+          // The longest tenant and the extreme offset, length and checksum a version-1 ref holds.
+          new ClaimRef(
+              1,
+              Tenant.of("a".repeat(20) + "0123456789-._9876543"),
+              claim("ffffffffffffffff", 65_535),
+              Long.MAX_VALUE - Integer.MAX_VALUE,
+              Integer.MAX_VALUE,
+              0xffffffff,
+              Codec.NONE),
+          // Version 2 of an uncompressed claim: never written, but every reader accepts it.
+          new ClaimRef(2, Tenant.of("acme"), claim("0000000000000000", 0), 0, 1, 0, Codec.NONE, 1));
 
   @Test
   void everyRefVectorDecodesToTheRefItWasWrittenFrom() {
@@ -73,9 +108,11 @@ class WireVectorsTest {
       MalformedRefException e =
           catchThrowableOfType(MalformedRefException.class, () -> RefCodec.decode(n.bytes()));
       assertThat(e).as(n.name()).isNotNull();
-      assertThat(e.reason().name().toLowerCase(java.util.Locale.ROOT)).as(n.name())
+      assertThat(e.reason().name().toLowerCase(java.util.Locale.ROOT))
+          .as(n.name())
           .isEqualTo(n.name().substring(0, n.name().indexOf(':')));
-      assertThat(RefFields.carriesRef(false, n.bytes())).as(n.name())
+      assertThat(RefFields.carriesRef(false, n.bytes()))
+          .as(n.name())
           .isEqualTo(RefCodec.isRef(n.bytes()));
       if (WireVectors.carriesRefMarked(n.bytes())) { // where main's rule and issue 15's agree
         assertThat(RefFields.carriesRef(true, n.bytes())).as(n.name()).isTrue();
@@ -96,8 +133,9 @@ class WireVectorsTest {
       committed = Files.readString(FILE, StandardCharsets.UTF_8);
     }
     assertThat(committed)
-        .as("docs/wire-vectors.json differs from what the library answers; if deliberate,"
-            + " regenerate with -Dvectors.write=true and review the diff")
+        .as(
+            "docs/wire-vectors.json differs from what the library answers; if deliberate,"
+                + " regenerate with -Dvectors.write=true and review the diff")
         .isEqualTo(rendered);
   }
 
@@ -119,32 +157,36 @@ class WireVectorsTest {
         new NonRef("truncated: the magic alone", RefCodec.MAGIC.clone()),
         new NonRef("truncated: a ref missing its last byte", Arrays.copyOf(good, good.length - 1)),
         new NonRef("bad_magic: JSON text", "{\"id\":1}".getBytes(StandardCharsets.US_ASCII)),
-        new NonRef("bad_magic: a Confluent-framed payload",
-            hex("0000000001020a68656c6c6f")),
-        new NonRef("trailing_bytes: a ref with one byte appended", Arrays.copyOf(good, good.length + 1)),
+        new NonRef("bad_magic: a Confluent-framed payload", hex("0000000001020a68656c6c6f")),
+        new NonRef(
+            "trailing_bytes: a ref with one byte appended", Arrays.copyOf(good, good.length + 1)),
         new NonRef("trailing_bytes: a payload that starts with a ref", concat(good, new byte[100])),
         new NonRef("bad_crc: the CRC32 damaged", badCrc),
         new NonRef("bad_crc: a body byte damaged", badBody),
         new NonRef("unknown_version: an intact frame of version 3", frame(3, v1)),
         new NonRef("unknown_version: an intact frame of version 0", frame(0, v1)),
-        new NonRef("unknown_codec: an intact ref naming codec id 5",
+        new NonRef(
+            "unknown_codec: an intact ref naming codec id 5",
             frame(1, RefV1Body.of("acme", 42, 100, 5))),
-        new NonRef("unknown_codec: codec 9 wins over a bad tenant",
+        new NonRef(
+            "unknown_codec: codec 9 wins over a bad tenant",
             frame(1, RefV1Body.of("ACME", 42, 100, 9))),
-        new NonRef("bad_field: a tenant in upper case",
-            frame(1, RefV1Body.of("Acme", 42, 100, 0))),
-        new NonRef("bad_field: a tenant starting with a dot",
-            frame(1, RefV1Body.of(".acme", 42, 100, 0))),
+        new NonRef("bad_field: a tenant in upper case", frame(1, RefV1Body.of("Acme", 42, 100, 0))),
+        new NonRef(
+            "bad_field: a tenant starting with a dot", frame(1, RefV1Body.of(".acme", 42, 100, 0))),
         new NonRef("bad_field: an empty tenant", frame(1, RefV1Body.of("", 42, 100, 0))),
         new NonRef("bad_field: a length of 0", frame(1, RefV1Body.of("acme", 42, 0, 0))),
         new NonRef("bad_field: a negative offset", frame(1, RefV1Body.of("acme", -1, 100, 0))),
         new NonRef("bad_field: a length past 2^31-1", frame(1, RefV1Body.of("acme", 42, -5, 0))),
-        new NonRef("bad_field: the body one byte short of its tenant",
+        new NonRef(
+            "bad_field: the body one byte short of its tenant",
             frame(1, Arrays.copyOf(v1, v1.length - 1))),
         new NonRef("bad_field: a version-1 body under version 2", frame(2, v1)),
-        new NonRef("bad_field: version 2 with a negative uncompressed length",
+        new NonRef(
+            "bad_field: version 2 with a negative uncompressed length",
             frame(2, concat(RefV1Body.of("acme", 42, 100, 1), hex("ffffffff")))),
-        new NonRef("bad_field: version 2 uncompressed with another uncompressed length",
+        new NonRef(
+            "bad_field: version 2 uncompressed with another uncompressed length",
             frame(2, concat(RefV1Body.of("acme", 42, 100, 0), hex("00000065")))));
   }
 

@@ -10,8 +10,8 @@ final class ZstdBomb {
   private ZstdBomb() {}
 
   /**
-   * A valid zstd frame (no declared content size, no checksum) that inflates to {@code blocks}
-   * × 128 KiB of zeros; 16,785 blocks are the 67 KB that inflate to 2.2 GB.
+   * A valid zstd frame (no declared content size, no checksum) that inflates to {@code blocks} ×
+   * 128 KiB of zeros; 16,785 blocks are the 67 KB that inflate to 2.2 GB.
    */
   static byte[] frame(int blocks) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(6 + 4 * blocks);

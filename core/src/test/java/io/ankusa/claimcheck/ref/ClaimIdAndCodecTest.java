@@ -1,11 +1,11 @@
 package io.ankusa.claimcheck.ref;
 
-import io.ankusa.claimcheck.internal.wire.Checksums;
-import io.ankusa.claimcheck.internal.ref.PackEntry;
-import io.ankusa.claimcheck.internal.ref.PackEntryInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import io.ankusa.claimcheck.internal.ref.PackEntry;
+import io.ankusa.claimcheck.internal.ref.PackEntryInput;
+import io.ankusa.claimcheck.internal.wire.Checksums;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,8 +18,7 @@ class ClaimIdAndCodecTest {
   void claimIdPrintsPackHexAndIndex() {
     assertThat(new ClaimId(PACK, 3)).hasToString("00ff00ff00ff00ff#3");
     assertThat(new ClaimId(PACK, 65535)).hasToString("00ff00ff00ff00ff#65535");
-    assertThat(new ClaimId(PACK, 0))
-        .isEqualTo(new ClaimId(PackId.parseHex("00ff00ff00ff00ff"), 0));
+    assertThat(new ClaimId(PACK, 0)).isEqualTo(new ClaimId(PackId.parseHex("00ff00ff00ff00ff"), 0));
   }
 
   @ParameterizedTest
@@ -96,11 +95,14 @@ class ClaimIdAndCodecTest {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> new ClaimRef(1, t, id, 0, 10, 0, Codec.GZIP, 100))
         .withMessageContaining("version-1 ref does not record");
-    assertThatIllegalArgumentException().isThrownBy(() -> ClaimRef.of(t, id, -1, 1, 0, Codec.NONE))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> ClaimRef.of(t, id, -1, 1, 0, Codec.NONE))
         .withMessageContaining("offset -1");
-    assertThatIllegalArgumentException().isThrownBy(() -> ClaimRef.of(t, id, 0, 0, 0, Codec.NONE))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> ClaimRef.of(t, id, 0, 0, 0, Codec.NONE))
         .withMessageContaining("length 0");
-    assertThatIllegalArgumentException().isThrownBy(() -> ClaimRef.of(t, id, 0, -5, 0, Codec.NONE))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> ClaimRef.of(t, id, 0, -5, 0, Codec.NONE))
         .withMessageContaining("length -5");
     assertThatIllegalArgumentException()
         .isThrownBy(() -> ClaimRef.of(t, id, Long.MAX_VALUE, 1, 0, Codec.NONE))

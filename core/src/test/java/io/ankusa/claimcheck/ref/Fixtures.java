@@ -24,24 +24,28 @@ public final class Fixtures {
   }
 
   public static ClaimRef ref(Random random) {
-    int index = switch (random.nextInt(4)) {
-      case 0 -> 0;
-      case 1 -> ClaimId.MAX_INDEX;
-      default -> random.nextInt(ClaimId.MAX_INDEX + 1);
-    };
+    int index =
+        switch (random.nextInt(4)) {
+          case 0 -> 0;
+          case 1 -> ClaimId.MAX_INDEX;
+          default -> random.nextInt(ClaimId.MAX_INDEX + 1);
+        };
     int length = random.nextInt(3) == 0 ? Integer.MAX_VALUE : 1 + random.nextInt(Integer.MAX_VALUE);
-    long offset = switch (random.nextInt(4)) {
-      case 0 -> 0;
-      case 1 -> Long.MAX_VALUE - length;
-      default -> (random.nextLong() >>> 1) % (Long.MAX_VALUE - length + 1);
-    };
+    long offset =
+        switch (random.nextInt(4)) {
+          case 0 -> 0;
+          case 1 -> Long.MAX_VALUE - length;
+          default -> (random.nextLong() >>> 1) % (Long.MAX_VALUE - length + 1);
+        };
     Codec codec = Codec.values()[random.nextInt(Codec.values().length)];
     Tenant tenant = tenant(random);
     ClaimId id = new ClaimId(new PackId(random.nextLong()), index);
     if (random.nextBoolean()) {
       // What a writer writes today: version 2 with the raw length when compressed, else version 1.
-      int rawLength = codec == Codec.NONE ? length
-          : random.nextInt(3) == 0 ? Integer.MAX_VALUE : random.nextInt(Integer.MAX_VALUE);
+      int rawLength =
+          codec == Codec.NONE
+              ? length
+              : random.nextInt(3) == 0 ? Integer.MAX_VALUE : random.nextInt(Integer.MAX_VALUE);
       return ClaimRef.of(tenant, id, offset, length, random.nextInt(), codec, rawLength);
     }
     return ClaimRef.of(tenant, id, offset, length, random.nextInt(), codec);

@@ -36,10 +36,23 @@ class PackIdTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "0", "000000000000000", "00000000000000000", "0123456789ABCDEF",
-      "0123456789abcdeg", "-123456789abcdef", "+123456789abcdef", "0x23456789abcdef",
-      " 123456789abcdef", "0123456789abcde ", "../../etc/passw", "0123456789abcd/f",
-      "0123456789abcd\u0661f"})
+  @ValueSource(
+      strings = {
+        "",
+        "0",
+        "000000000000000",
+        "00000000000000000",
+        "0123456789ABCDEF",
+        "0123456789abcdeg",
+        "-123456789abcdef",
+        "+123456789abcdef",
+        "0x23456789abcdef",
+        " 123456789abcdef",
+        "0123456789abcde ",
+        "../../etc/passw",
+        "0123456789abcd/f",
+        "0123456789abcd\u0661f"
+      })
   void parseHexIsStrict(String hex) {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> PackId.parseHex(hex))

@@ -32,8 +32,7 @@ class RefCodecPropertiesTest {
   }
 
   @Property
-  void bytesAfterTheMagicDecodeToATypedErrorOrTheSameBytes(
-      @ForAll @Size(max = 110) byte[] tail) {
+  void bytesAfterTheMagicDecodeToATypedErrorOrTheSameBytes(@ForAll @Size(max = 110) byte[] tail) {
     check(concat(RefCodec.MAGIC, tail));
   }
 
@@ -53,11 +52,12 @@ class RefCodecPropertiesTest {
   /** A valid ref of either version with one body byte changed and the CRC recomputed. */
   @Property
   void validRefsWithOneFieldChangedDecodeToATypedErrorOrTheSameBytes(
-      @ForAll("refs") ClaimRef ref, @ForAll @IntRange(min = 0, max = 1000) int where,
+      @ForAll("refs") ClaimRef ref,
+      @ForAll @IntRange(min = 0, max = 1000) int where,
       @ForAll byte value) {
     byte[] good = RefCodec.encode(ref);
-    byte[] body = java.util.Arrays.copyOfRange(good, RefCodec.FRAME_HEAD,
-        good.length - RefCodec.FRAME_TAIL);
+    byte[] body =
+        java.util.Arrays.copyOfRange(good, RefCodec.FRAME_HEAD, good.length - RefCodec.FRAME_TAIL);
     body[where % body.length] = value;
     Object outcome = check(RefCodecTest.frame(ref.version(), body));
     if (outcome instanceof MalformedRefException e) {
@@ -73,8 +73,9 @@ class RefCodecPropertiesTest {
     int at = bit % (bad.length * 8);
     bad[at / 8] ^= (byte) (1 << (at % 8));
     assertThat(RefCodec.isRef(bad)).isFalse();
-    assertThat(check(bad)).isInstanceOfSatisfying(MalformedRefException.class,
-        e -> assertThat(e.reason()).isIn(FRAME_REASONS));
+    assertThat(check(bad))
+        .isInstanceOfSatisfying(
+            MalformedRefException.class, e -> assertThat(e.reason()).isIn(FRAME_REASONS));
   }
 
   @Property
@@ -90,8 +91,8 @@ class RefCodecPropertiesTest {
   }
 
   /**
-   * Decodes {@code bytes} and checks the contract; returns the ref or the exception. Anything
-   * but a {@link MalformedRefException} propagates and fails the property.
+   * Decodes {@code bytes} and checks the contract; returns the ref or the exception. Anything but a
+   * {@link MalformedRefException} propagates and fails the property.
    */
   static Object check(byte[] bytes) {
     boolean isRef = RefCodec.isRef(bytes);

@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.ref;
 
-import io.ankusa.claimcheck.internal.wire.Bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.claimcheck.internal.wire.Bytes;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -23,12 +23,13 @@ class RefDetectionTest {
   void randomPayloadsOfManySizesAreNeverRefs() {
     Random random = new Random(2024);
     for (int i = 0; i < 100_000; i++) {
-      int size = switch (i % 4) {
-        case 0 -> random.nextInt(16);
-        case 1 -> random.nextInt(RefCodec.MAX_LENGTH + 2);
-        case 2 -> RefCodec.MIN_LENGTH + random.nextInt(80);
-        default -> random.nextInt(4096);
-      };
+      int size =
+          switch (i % 4) {
+            case 0 -> random.nextInt(16);
+            case 1 -> random.nextInt(RefCodec.MAX_LENGTH + 2);
+            case 2 -> RefCodec.MIN_LENGTH + random.nextInt(80);
+            default -> random.nextInt(4096);
+          };
       byte[] payload = new byte[size];
       random.nextBytes(payload);
       assertThat(RefCodec.isRef(payload)).as("random payload #%d", i).isFalse();
@@ -70,8 +71,8 @@ class RefDetectionTest {
       assertThat(RefCodec.isRef(protobufLike(random))).isFalse();
       assertThat(RefCodec.isRef(avroSingleObject(random))).isFalse();
       assertThat(RefCodec.isRef(confluentFramed(random))).isFalse();
-      byte[] text = ("line " + i + "\n").repeat(1 + random.nextInt(20))
-          .getBytes(StandardCharsets.UTF_8);
+      byte[] text =
+          ("line " + i + "\n").repeat(1 + random.nextInt(20)).getBytes(StandardCharsets.UTF_8);
       assertThat(RefCodec.isRef(text)).isFalse();
       assertThat(RefCodec.isRef(Arrays.copyOf(text, RefCodec.MIN_LENGTH + i % 70))).isFalse();
     }
@@ -84,7 +85,9 @@ class RefDetectionTest {
   private static byte[] json(Random random) {
     StringBuilder sb = new StringBuilder("{\"id\":").append(random.nextInt()).append(",\"tags\":[");
     for (int i = 0; i < random.nextInt(10); i++) {
-      sb.append(i == 0 ? "" : ",").append('"').append(Long.toHexString(random.nextLong()))
+      sb.append(i == 0 ? "" : ",")
+          .append('"')
+          .append(Long.toHexString(random.nextLong()))
           .append('"');
     }
     return sb.append("]}").toString().getBytes(StandardCharsets.UTF_8);

@@ -11,8 +11,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TenantTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"a", "acme", "acme-eu.payments_2", "0", "_x", "a.b.c", "a-", "a.",
-      "0123456789012345678901234567890123456789"})
+  @ValueSource(
+      strings = {
+        "a",
+        "acme",
+        "acme-eu.payments_2",
+        "0",
+        "_x",
+        "a.b.c",
+        "a-",
+        "a.",
+        "0123456789012345678901234567890123456789"
+      })
   void acceptsValidNames(String name) {
     Tenant tenant = Tenant.of(name);
     assertThat(tenant.value()).isEqualTo(name);
@@ -21,9 +31,37 @@ class TenantTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", ".", "..", "a..b", "...", ".a", "-a", "a/b", "/", "../x", "a\\b",
-      "\\", "Acme", "ACME", "a b", " a", "a\n", "a\u0000", "ä", "a\u00e9", "\u0430cme", "a:b",
-      "a*", "a%2f", "01234567890123456789012345678901234567890", "a~", "a@b", "a+b"})
+  @ValueSource(
+      strings = {
+        "",
+        ".",
+        "..",
+        "a..b",
+        "...",
+        ".a",
+        "-a",
+        "a/b",
+        "/",
+        "../x",
+        "a\\b",
+        "\\",
+        "Acme",
+        "ACME",
+        "a b",
+        " a",
+        "a\n",
+        "a\u0000",
+        "ä",
+        "a\u00e9",
+        "\u0430cme",
+        "a:b",
+        "a*",
+        "a%2f",
+        "01234567890123456789012345678901234567890",
+        "a~",
+        "a@b",
+        "a+b"
+      })
   void rejectsInvalidNamesNamingThem(String name) {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> Tenant.of(name))

@@ -88,10 +88,13 @@ public abstract class ClaimStoreContract {
       List<CompletableFuture<CompletableFuture<Void>>> started = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
         byte[] mine = ("writer " + w).getBytes(StandardCharsets.UTF_8);
-        started.add(CompletableFuture.supplyAsync(() -> {
-          awaitQuietly(go);
-          return store().putIfAbsent(key, mine, T);
-        }, pool));
+        started.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  awaitQuietly(go);
+                  return store().putIfAbsent(key, mine, T);
+                },
+                pool));
       }
       go.countDown();
       int winner = -1;
@@ -133,8 +136,7 @@ public abstract class ClaimStoreContract {
     assertThat(store().getRange(key, 0, 10, T).join()).isEqualTo(Arrays.copyOfRange(value, 0, 10));
     assertThat(store().getRange(key, 0, 100, T).join()).isEqualTo(value);
     assertThat(store().getRange(key, 99, 1, T).join()).containsExactly(value[99]);
-    assertThat(store().getRange(key, 37, 5, T).join())
-        .isEqualTo(Arrays.copyOfRange(value, 37, 42));
+    assertThat(store().getRange(key, 37, 5, T).join()).isEqualTo(Arrays.copyOfRange(value, 37, 42));
     // Past the end: fewer bytes only because the object ends first.
     assertThat(store().getRange(key, 90, 50, T).join())
         .isEqualTo(Arrays.copyOfRange(value, 90, 100));
@@ -170,8 +172,7 @@ public abstract class ClaimStoreContract {
     try {
       assertThat(failure(store().getRange(absent, 0, 10, T)).kind()).isEqualTo(Kind.UNAVAILABLE);
       assertThat(failure(store().getRange(absent, 0, 0, T)).kind()).isEqualTo(Kind.UNAVAILABLE);
-      assertThat(failure(store().getRange(present, 0, 10, T)).kind())
-          .isEqualTo(Kind.UNAVAILABLE);
+      assertThat(failure(store().getRange(present, 0, 10, T)).kind()).isEqualTo(Kind.UNAVAILABLE);
       assertThat(failure(store().putIfAbsent(freshKey(), bytes(5), T)).kind())
           .isEqualTo(Kind.UNAVAILABLE);
     } finally {

@@ -31,38 +31,47 @@ class ClaimStoreProviderTest {
   @Test
   void aPluggedInStoreChecksInAndRedeemsThroughClaimCheckOpen() {
     byte[] value = "a claim in a plugged-in store".repeat(100).getBytes(StandardCharsets.UTF_8);
-    try (ClaimCheck cc = ClaimCheck.open(
-        config("test-kv:round-trip", "claimcheck.store.0.test-kv.key.prefix", "pfx/"))) {
+    try (ClaimCheck cc =
+        ClaimCheck.open(
+            config("test-kv:round-trip", "claimcheck.store.0.test-kv.key.prefix", "pfx/"))) {
       ClaimRef ref = cc.checkIn(value);
       long deadline = cc.ticker().read() + 10_000_000_000L;
       assertThat(cc.redeemBlocking(ref, deadline)).isEqualTo(value);
     }
     // The object sits in the plugged-in store's space, under its configured prefix.
     assertThat(KvTestStoreProvider.SPACES.get("round-trip").keySet())
-        .hasSize(1).allMatch(k -> k.startsWith("pfx/"));
+        .hasSize(1)
+        .allMatch(k -> k.startsWith("pfx/"));
   }
 
   @Test
   void itsSettingsAreParsedPerStoreAndABadOneNamesItsKey() {
-    ClaimCheckConfig c = new ClaimCheckConfig(config("test-kv:a,test-kv:b",
-        "claimcheck.store.1.test-kv.max.object.bytes", "4096"));
+    ClaimCheckConfig c =
+        new ClaimCheckConfig(
+            config("test-kv:a,test-kv:b", "claimcheck.store.1.test-kv.max.object.bytes", "4096"));
     assertThat(c.stores().get(0).settings().getInt(KvTestStoreProvider.MAX_OBJECT_BYTES))
         .isEqualTo(1 << 20);
     assertThat(c.stores().get(1).settings().getInt(KvTestStoreProvider.MAX_OBJECT_BYTES))
         .isEqualTo(4096);
     assertThat(c.stores().get(1).settings().keyOf(KvTestStoreProvider.MAX_OBJECT_BYTES))
         .isEqualTo("claimcheck.store.1.test-kv.max.object.bytes");
-    assertThatThrownBy(() -> new ClaimCheckConfig(config("test-kv:a",
-        "claimcheck.store.0.test-kv.max.object.bytes", "0")))
+    assertThatThrownBy(
+            () ->
+                new ClaimCheckConfig(
+                    config("test-kv:a", "claimcheck.store.0.test-kv.max.object.bytes", "0")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("claimcheck.store.0.test-kv.max.object.bytes");
-    assertThatThrownBy(() -> new ClaimCheckConfig(config("test-kv:a",
-        "claimcheck.store.0.test-kv.key.prefix", "UPPER")))
+    assertThatThrownBy(
+            () ->
+                new ClaimCheckConfig(
+                    config("test-kv:a", "claimcheck.store.0.test-kv.key.prefix", "UPPER")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("claimcheck.store.0.test-kv.key.prefix");
     // Another scheme's setting is not one of this store's.
-    assertThatThrownBy(() -> new ClaimCheckConfig(config("test-kv:a",
-        "claimcheck.store.0.s3.endpoint", "http://127.0.0.1:9000")))
+    assertThatThrownBy(
+            () ->
+                new ClaimCheckConfig(
+                    config("test-kv:a", "claimcheck.store.0.s3.endpoint", "http://127.0.0.1:9000")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("claimcheck.store.0.s3.endpoint")
         .hasMessageContaining("test-kv.max.object.bytes");

@@ -12,8 +12,9 @@ class KvTestStoreContractTest extends ClaimStoreContract {
 
   @BeforeEach
   void open() {
-    store = (new ClaimCheckConfig(
-        Map.of(ClaimCheckConfig.STORES, "test-kv:contract")).stores().get(0)).open();
+    store =
+        (new ClaimCheckConfig(Map.of(ClaimCheckConfig.STORES, "test-kv:contract")).stores().get(0))
+            .open();
   }
 
   @AfterEach

@@ -4,6 +4,7 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,7 +13,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.time.Instant;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -23,8 +23,8 @@ import org.apache.kafka.common.config.ConfigException;
  * registered only in core's test resources, that keeps objects in a map per space; stateless and
  * thread-safe (the spaces are process-wide, like a remote key-value service would be).
  *
- * <p>Its settings show the per-store parsing: {@code test-kv.key.prefix} (put before every key)
- * and {@code test-kv.max.object.bytes} (larger puts are {@code FORBIDDEN}), set as {@code
+ * <p>Its settings show the per-store parsing: {@code test-kv.key.prefix} (put before every key) and
+ * {@code test-kv.max.object.bytes} (larger puts are {@code FORBIDDEN}), set as {@code
  * claimcheck.store.<i>.test-kv.*}.
  */
 public final class KvTestStoreProvider implements ClaimStoreProvider {
@@ -41,14 +41,26 @@ public final class KvTestStoreProvider implements ClaimStoreProvider {
   /** The spaces that answer every operation {@code UNAVAILABLE}. */
   static final Set<String> DOWN = ConcurrentHashMap.newKeySet();
 
-  private static final ConfigDef SETTINGS = new ConfigDef()
-      .define(KEY_PREFIX, Type.STRING, "", (name, value) -> {
-        if (value == null || !((String) value).matches("[a-z0-9/-]*")) {
-          throw new ConfigException(name, value, "a key prefix is of [a-z0-9/-]");
-        }
-      }, LOW, "Put before every key.")
-      .define(MAX_OBJECT_BYTES, Type.INT, 1 << 20, Range.between(1, 64 << 20), LOW,
-          "The largest object a put accepts.");
+  private static final ConfigDef SETTINGS =
+      new ConfigDef()
+          .define(
+              KEY_PREFIX,
+              Type.STRING,
+              "",
+              (name, value) -> {
+                if (value == null || !((String) value).matches("[a-z0-9/-]*")) {
+                  throw new ConfigException(name, value, "a key prefix is of [a-z0-9/-]");
+                }
+              },
+              LOW,
+              "Put before every key.")
+          .define(
+              MAX_OBJECT_BYTES,
+              Type.INT,
+              1 << 20,
+              Range.between(1, 64 << 20),
+              LOW,
+              "The largest object a put accepts.");
 
   @Override
   public Set<String> schemes() {
@@ -68,8 +80,11 @@ public final class KvTestStoreProvider implements ClaimStoreProvider {
   @Override
   public ClaimStore open(URI uri, StoreConfig config) {
     String space = space(uri);
-    return new KvStore(space, SPACES.computeIfAbsent(space, s -> new ConcurrentHashMap<>()),
-        config.getString(KEY_PREFIX), config.getInt(MAX_OBJECT_BYTES));
+    return new KvStore(
+        space,
+        SPACES.computeIfAbsent(space, s -> new ConcurrentHashMap<>()),
+        config.getString(KEY_PREFIX),
+        config.getInt(MAX_OBJECT_BYTES));
   }
 
   private static String space(URI uri) {
@@ -123,7 +138,8 @@ public final class KvTestStoreProvider implements ClaimStoreProvider {
     }
 
     @Override
-    public CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration timeout) {
+    public CompletableFuture<byte[]> getRange(
+        String key, long offset, int length, Duration timeout) {
       if (DOWN.contains(space)) {
         return failed(StoreException.Kind.UNAVAILABLE, "down");
       }
@@ -145,8 +161,9 @@ public final class KvTestStoreProvider implements ClaimStoreProvider {
       if (o == null) {
         return failed(StoreException.Kind.NOT_FOUND, key);
       }
-      return CompletableFuture.completedFuture(new StoredObject(key, o.length,
-          WRITTEN.getOrDefault(space + "\0" + prefix + key, created)));
+      return CompletableFuture.completedFuture(
+          new StoredObject(
+              key, o.length, WRITTEN.getOrDefault(space + "\0" + prefix + key, created)));
     }
 
     @Override
@@ -159,19 +176,22 @@ public final class KvTestStoreProvider implements ClaimStoreProvider {
     }
 
     @Override
-    public CompletableFuture<ListPage> list(String keyPrefix, String continuation, Duration timeout) {
+    public CompletableFuture<ListPage> list(
+        String keyPrefix, String continuation, Duration timeout) {
       if (DOWN.contains(space)) {
         return failed(StoreException.Kind.UNAVAILABLE, "down");
       }
       List<StoredObject> page = new ArrayList<>();
       for (String full : new TreeSet<>(objects.keySet())) {
         String key = full.startsWith(prefix) ? full.substring(prefix.length()) : null;
-        if (key != null && key.startsWith(keyPrefix)
+        if (key != null
+            && key.startsWith(keyPrefix)
             && (continuation == null || key.compareTo(continuation) > 0)) {
           byte[] o = objects.get(full);
           if (o != null) {
-            page.add(new StoredObject(key, o.length,
-                WRITTEN.getOrDefault(space + "\0" + full, created)));
+            page.add(
+                new StoredObject(
+                    key, o.length, WRITTEN.getOrDefault(space + "\0" + full, created)));
           }
         }
       }

@@ -9,11 +9,11 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The demo: a producer sends values from 10 bytes to 4 MiB through {@link ClaimCheckSerializer};
- * a Kafka Streams app reverses them with {@link ClaimCheckSerde}; a consumer reads the results
- * with {@link ClaimCheckDeserializer} and checks every byte, while store A of two goes down and
- * comes back ({@link FailoverDemo}); then a Kafka Connect pipeline ({@link ConnectDemo}). A real
- * KRaft broker and a real S3 server (S3Proxy) run in this JVM; nothing else is needed.
+ * The demo: a producer sends values from 10 bytes to 4 MiB through {@link ClaimCheckSerializer}; a
+ * Kafka Streams app reverses them with {@link ClaimCheckSerde}; a consumer reads the results with
+ * {@link ClaimCheckDeserializer} and checks every byte, while store A of two goes down and comes
+ * back ({@link FailoverDemo}); then a Kafka Connect pipeline ({@link ConnectDemo}). A real KRaft
+ * broker and a real S3 server (S3Proxy) run in this JVM; nothing else is needed.
  */
 public final class Demo {
 

@@ -38,20 +38,33 @@ final class FailoverDemo {
   private static final int[] SIZES = {
     10, 300_000, 1 << 20, 100_000, 2 << 20,
     400_000, 1 << 20, 50_000, 3 << 20, 600_000,
-    1_000, 1 << 20, 2 << 20, 500_000, 4 << 20};
+    1_000, 1 << 20, 2 << 20, 500_000, 4 << 20
+  };
 
   /** Store A goes down before value {@code DOWN_AT} and comes back before {@code UP_AT}. */
   private static final int DOWN_AT = 5;
+
   private static final int UP_AT = 10;
 
   /** One value every this often (at least): the outage and the recovery take a few seconds. */
   private static final long PACE_MS = 400;
+
   static final long COOLDOWN_MS = 1_000;
 
   /** What one run saw. */
-  record Outcome(int sent, int identical, long outageMillis, long failovers, long breakerOpened,
-      long breakerClosed, long checkInsA, long checkInsB, long failedCheckIns,
-      long checkInsBBeforeOutage, long checkInsAAfterRecovery, int retriedPolls,
+  record Outcome(
+      int sent,
+      int identical,
+      long outageMillis,
+      long failovers,
+      long breakerOpened,
+      long breakerClosed,
+      long checkInsA,
+      long checkInsB,
+      long failedCheckIns,
+      long checkInsBBeforeOutage,
+      long checkInsAAfterRecovery,
+      int retriedPolls,
       int threadsReplaced) {}
 
   /**
@@ -82,11 +95,21 @@ final class FailoverDemo {
         streams.start();
         pipe.awaitReady(streams);
         Timeline t = timeline(pipe, proxyA, meters);
-        Outcome o = new Outcome(SIZES.length, t.identical(),
-            TimeUnit.NANOSECONDS.toMillis(t.outageNanos()), t.atUp()[1] - t.atDown()[1],
-            meters.breaker(0, "opened"), meters.breaker(0, "closed"), meters.checkIns(0),
-            meters.checkIns(1), meters.failedCheckIns(), t.atDown()[1],
-            meters.checkIns(0) - t.atUp()[0], pipe.retriedPolls(), replaced.get());
+        Outcome o =
+            new Outcome(
+                SIZES.length,
+                t.identical(),
+                TimeUnit.NANOSECONDS.toMillis(t.outageNanos()),
+                t.atUp()[1] - t.atDown()[1],
+                meters.breaker(0, "opened"),
+                meters.breaker(0, "closed"),
+                meters.checkIns(0),
+                meters.checkIns(1),
+                meters.failedCheckIns(),
+                t.atDown()[1],
+                meters.checkIns(0) - t.atUp()[0],
+                pipe.retriedPolls(),
+                replaced.get());
         summary(o);
         return o;
       }
@@ -95,7 +118,8 @@ final class FailoverDemo {
 
   private static Timeline timeline(Pipe pipe, FaultProxy proxyA, StoreMeters meters)
       throws Exception {
-    System.out.printf("%3s  %-5s %11s  %-10s  %-8s %-8s  %s%n",
+    System.out.printf(
+        "%3s  %-5s %11s  %-10s  %-8s %-8s  %s%n",
         "#", "key", "size", "in Kafka", "producer", "Streams", "consumer");
     Random random = new Random(7);
     int identical = 0;
@@ -127,7 +151,8 @@ final class FailoverDemo {
       String streamsStore = meters.tookSince(before);
       identical += "identical".equals(got) ? 1 : 0;
       String wire = recordBytes == value.length ? "inline" : "ref, " + recordBytes + " B";
-      System.out.printf("%3d  %-5s %,9d B  %-10s  %-8s %-8s  %s%n",
+      System.out.printf(
+          "%3d  %-5s %,9d B  %-10s  %-8s %-8s  %s%n",
           i + 1, key, value.length, wire, producerStore, streamsStore, got);
       long rest = PACE_MS - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - step);
       if (rest > 0) {
@@ -138,11 +163,12 @@ final class FailoverDemo {
   }
 
   /** Two stores on one S3 server: A through the fault proxy, B direct; short timings. */
-  private static Map<String, Object> settings(EmbeddedS3 s3, FaultProxy proxyA,
-      StoreMeters meters) {
+  private static Map<String, Object> settings(
+      EmbeddedS3 s3, FaultProxy proxyA, StoreMeters meters) {
     Map<String, Object> c = new HashMap<>();
-    c.put("claimcheck.stores", "s3://" + s3.createBucket("demo-a") + "/demo,s3://"
-        + s3.createBucket("demo-b") + "/demo");
+    c.put(
+        "claimcheck.stores",
+        "s3://" + s3.createBucket("demo-a") + "/demo,s3://" + s3.createBucket("demo-b") + "/demo");
     c.put("claimcheck.placement", "ordered");
     c.put("claimcheck.s3.endpoint", s3.endpoint().toString());
     c.put("claimcheck.store.0.s3.endpoint", proxyA.endpoint().toString());
@@ -162,14 +188,19 @@ final class FailoverDemo {
     return c;
   }
 
-  private static KafkaStreams streams(EmbeddedKafka kafka, Map<String, Object> claimcheck,
-      ClaimCheckSerde<byte[]> serde, AtomicInteger replaced) throws Exception {
+  private static KafkaStreams streams(
+      EmbeddedKafka kafka,
+      Map<String, Object> claimcheck,
+      ClaimCheckSerde<byte[]> serde,
+      AtomicInteger replaced)
+      throws Exception {
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "claimcheck-demo");
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("demo-streams").toString());
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-    props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+    props.put(
+        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
         ClaimCheckDeserializationExceptionHandler.class);
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
@@ -180,34 +211,53 @@ final class FailoverDemo {
         .to("demo-out", Produced.with(Serdes.String(), serde));
     KafkaStreams streams = new KafkaStreams(builder.build(), props);
     // A claim that may still be readable fails the thread (never skipped): resume on a new one.
-    streams.setUncaughtExceptionHandler(e -> {
-      replaced.incrementAndGet();
-      return StreamThreadExceptionResponse.REPLACE_THREAD;
-    });
+    streams.setUncaughtExceptionHandler(
+        e -> {
+          replaced.incrementAndGet();
+          return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
     return streams;
   }
 
   private static void banner() {
-    System.out.printf("%n--- producer -> Kafka Streams (reverses each value) -> consumer ---%n"
-        + "stores: A, then B (placement=ordered), A behind a fault proxy; breaker cooldown %.1f s%n"
-        + "values of 256 KiB and more travel as refs; producer / Streams: the store that took the"
-        + "%nvalue's check-in (- = inline, nothing to check in)%n%n", COOLDOWN_MS / 1e3);
+    System.out.printf(
+        "%n--- producer -> Kafka Streams (reverses each value) -> consumer ---%n"
+            + "stores: A, then B (placement=ordered), A behind a fault proxy; breaker cooldown %.1f s%n"
+            + "values of 256 KiB and more travel as refs; producer / Streams: the store that took the"
+            + "%nvalue's check-in (- = inline, nothing to check in)%n%n",
+        COOLDOWN_MS / 1e3);
   }
 
   private static void summary(Outcome o) {
-    System.out.printf("%nwhat happened (the library's Micrometer meters claimcheck.checkin and"
-        + " claimcheck.store.breaker):%n");
+    System.out.printf(
+        "%nwhat happened (the library's Micrometer meters claimcheck.checkin and"
+            + " claimcheck.store.breaker):%n");
     String row = "  %-34s %s%n";
     System.out.printf(row, "store A down for", String.format("%.1f s", o.outageMillis() / 1e3));
-    System.out.printf(row, "check-ins that failed over to B", o.failovers()
-        + " while A was down   (check-ins no store took: " + o.failedCheckIns() + ")");
-    System.out.printf(row, "breaker of store A",
+    System.out.printf(
+        row,
+        "check-ins that failed over to B",
+        o.failovers()
+            + " while A was down   (check-ins no store took: "
+            + o.failedCheckIns()
+            + ")");
+    System.out.printf(
+        row,
+        "breaker of store A",
         "opened " + o.breakerOpened() + "x, closed " + o.breakerClosed() + "x");
-    System.out.printf(row, "check-ins per store", "A " + o.checkInsA() + ", B " + o.checkInsB()
-        + "   (A after it came back: " + o.checkInsAAfterRecovery() + ")");
+    System.out.printf(
+        row,
+        "check-ins per store",
+        "A "
+            + o.checkInsA()
+            + ", B "
+            + o.checkInsB()
+            + "   (A after it came back: "
+            + o.checkInsAAfterRecovery()
+            + ")");
     System.out.printf(row, "consumer polls retried", o.retriedPolls());
     System.out.printf(row, "Streams threads replaced", o.threadsReplaced());
-    System.out.printf("%d/%d values identical (producer -> Streams -> consumer)%n",
-        o.identical(), o.sent());
+    System.out.printf(
+        "%d/%d values identical (producer -> Streams -> consumer)%n", o.identical(), o.sent());
   }
 }

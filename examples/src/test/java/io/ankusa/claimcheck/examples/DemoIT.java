@@ -15,13 +15,15 @@ class DemoIT {
     FailoverDemo.Outcome o = Demo.run();
 
     assertThat(o.identical()).as("values identical at the consumer").isEqualTo(o.sent());
-    assertThat(o.checkInsBBeforeOutage()).as("check-ins store B took while A was up (ordered)")
+    assertThat(o.checkInsBBeforeOutage())
+        .as("check-ins store B took while A was up (ordered)")
         .isZero();
     assertThat(o.failovers()).as("check-ins store B took while A was down").isPositive();
     assertThat(o.failedCheckIns()).as("check-ins no store took").isZero();
     assertThat(o.breakerOpened()).as("breaker of store A opened").isPositive();
     assertThat(o.breakerClosed()).as("breaker of store A closed again").isPositive();
-    assertThat(o.checkInsAAfterRecovery()).as("check-ins store A took after it came back")
+    assertThat(o.checkInsAAfterRecovery())
+        .as("check-ins store A took after it came back")
         .isPositive();
   }
 }

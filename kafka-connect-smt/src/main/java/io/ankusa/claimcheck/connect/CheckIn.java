@@ -2,9 +2,9 @@ package io.ankusa.claimcheck.connect;
 
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.RefFields;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.ConnectRecord;
@@ -16,9 +16,8 @@ import org.apache.kafka.connect.transforms.Transformation;
 /**
  * Source-side transform: converts the record's key ({@link Key}) or value ({@link Value}) to bytes
  * with the configured converter and, at or above {@code claimcheck.threshold.bytes} (or, whatever
- * their size, when they start with the ref magic, so no inline field looks like a ref), checks
- * them in and puts the ref in their place; not thread-safe (a worker gives each task its own
- * instance).
+ * their size, when they start with the ref magic, so no inline field looks like a ref), checks them
+ * in and puts the ref in their place; not thread-safe (a worker gives each task its own instance).
  *
  * <p>The stored bytes and the ref are exactly what {@code ClaimCheckSerializer} produces for the
  * same bytes, so {@code ClaimCheckDeserializer} redeems what this transform checked in.

@@ -1,9 +1,9 @@
 package io.ankusa.claimcheck.connect;
 
 import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.config.Secrets;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.config.ConfigException;

@@ -10,15 +10,30 @@ final class RecordFields {
   private RecordFields() {}
 
   /** {@code record} with key {@code value} of {@code schema} and {@code headers}. */
-  static <R extends ConnectRecord<R>> R withKey(R record, Schema schema, Object value, Headers headers) {
-    return record.newRecord(record.topic(), record.kafkaPartition(), schema, value,
-        record.valueSchema(), record.value(), record.timestamp(), headers);
+  static <R extends ConnectRecord<R>> R withKey(
+      R record, Schema schema, Object value, Headers headers) {
+    return record.newRecord(
+        record.topic(),
+        record.kafkaPartition(),
+        schema,
+        value,
+        record.valueSchema(),
+        record.value(),
+        record.timestamp(),
+        headers);
   }
 
   /** {@code record} with value {@code value} of {@code schema} and {@code headers}. */
   static <R extends ConnectRecord<R>> R withValue(
       R record, Schema schema, Object value, Headers headers) {
-    return record.newRecord(record.topic(), record.kafkaPartition(), record.keySchema(),
-        record.key(), schema, value, record.timestamp(), headers);
+    return record.newRecord(
+        record.topic(),
+        record.kafkaPartition(),
+        record.keySchema(),
+        record.key(),
+        schema,
+        value,
+        record.timestamp(),
+        headers);
   }
 }

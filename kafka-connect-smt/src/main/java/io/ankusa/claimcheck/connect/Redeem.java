@@ -2,8 +2,8 @@ package io.ankusa.claimcheck.connect;
 
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.RefFields;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.time.Ticker;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
@@ -21,9 +21,10 @@ import org.apache.kafka.connect.transforms.Transformation;
  *
  * <p>Reads what {@code ClaimCheckSerializer} and {@link CheckIn} write, and the bytes decide
  * ({@link RefFields}, the rule every surface shares): a field that does not start with the ref
- * magic is inline, marked or not; one that does carries a ref when the record has the marker
- * header or when its bytes are an intact ref frame (magic, length and CRC), with or without other
- * headers. Any other field is converted as it is. An {@link Error} met while redeeming is rethrown as itself.
+ * magic is inline, marked or not; one that does carries a ref when the record has the marker header
+ * or when its bytes are an intact ref frame (magic, length and CRC), with or without other headers.
+ * Any other field is converted as it is. An {@link Error} met while redeeming is rethrown as
+ * itself.
  */
 public abstract class Redeem<R extends ConnectRecord<R>> implements Transformation<R> {
 

@@ -68,8 +68,14 @@ final class TransformConfig {
    * but never showing its value (a misspelt secret key is still a secret).
    */
   static void refuseUnknownKeys(Map<String, ?> props) {
-    Secrets.refuseUnknown(props, ClaimCheckConfig.PREFIX, TransformConfig::isTransformKey,
-        "the Connect transforms (" + new TreeSet<>(CONFIG_DEF.names()) + ", " + CONVERTER_PREFIX
+    Secrets.refuseUnknown(
+        props,
+        ClaimCheckConfig.PREFIX,
+        TransformConfig::isTransformKey,
+        "the Connect transforms ("
+            + new TreeSet<>(CONFIG_DEF.names())
+            + ", "
+            + CONVERTER_PREFIX
             + "*)");
   }
 

@@ -50,20 +50,34 @@ class ConfigurationReferenceTest {
         .append(" `password`) are never printed.\n\n")
         .append("Per store, `claimcheck.store.<i>.<setting>` overrides a setting for the store at")
         .append(" index `<i>` of `claimcheck.stores`. The settings a store may override: ")
-        .append(new java.util.TreeSet<>(ClaimCheckConfig.PER_STORE_SETTINGS).stream()
-            .map(x -> "`" + x + "`").collect(java.util.stream.Collectors.joining(", ")))
+        .append(
+            new java.util.TreeSet<>(ClaimCheckConfig.PER_STORE_SETTINGS)
+                .stream()
+                    .map(x -> "`" + x + "`")
+                    .collect(java.util.stream.Collectors.joining(", ")))
         .append(".\n\n");
-    section(b, "Core keys (serializer, deserializer, Streams serde, Connect transforms, CLI)",
-        core, Set.of());
-    section(b, "Serializer, deserializer and Streams serde only",
-        ClaimCheckSerdeConfig.CONFIG_DEF, core.names());
-    section(b, "Connect transforms only (`CheckIn`, `Redeem`)",
-        TransformConfig.CONFIG_DEF, core.names());
+    section(
+        b,
+        "Core keys (serializer, deserializer, Streams serde, Connect transforms, CLI)",
+        core,
+        Set.of());
+    section(
+        b,
+        "Serializer, deserializer and Streams serde only",
+        ClaimCheckSerdeConfig.CONFIG_DEF,
+        core.names());
+    section(
+        b,
+        "Connect transforms only (`CheckIn`, `Redeem`)",
+        TransformConfig.CONFIG_DEF,
+        core.names());
     return b.toString();
   }
 
   private static void section(StringBuilder b, String title, ConfigDef def, Set<String> skip) {
-    b.append("## ").append(title).append("\n\n")
+    b.append("## ")
+        .append(title)
+        .append("\n\n")
         .append("| key | type | default | valid values | importance | description |\n")
         .append("|---|---|---|---|---|---|\n");
     List<ConfigKey> keys = new ArrayList<>(new TreeMap<>(def.configKeys()).values());
@@ -71,12 +85,19 @@ class ConfigurationReferenceTest {
       if (skip.contains(k.name)) {
         continue;
       }
-      b.append("| `").append(k.name).append("` | ")
-          .append(k.type.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
-          .append(defaultOf(k)).append(" | ")
-          .append(validValues(k)).append(" | ")
-          .append(k.importance.name().toLowerCase(java.util.Locale.ROOT)).append(" | ")
-          .append(cell(k.documentation)).append(" |\n");
+      b.append("| `")
+          .append(k.name)
+          .append("` | ")
+          .append(k.type.name().toLowerCase(java.util.Locale.ROOT))
+          .append(" | ")
+          .append(defaultOf(k))
+          .append(" | ")
+          .append(validValues(k))
+          .append(" | ")
+          .append(k.importance.name().toLowerCase(java.util.Locale.ROOT))
+          .append(" | ")
+          .append(cell(k.documentation))
+          .append(" |\n");
     }
     b.append('\n');
   }
@@ -101,8 +122,12 @@ class ConfigurationReferenceTest {
       return "(hidden)";
     }
     Object v = k.defaultValue;
-    String s = v instanceof Class<?> c ? c.getName() : v instanceof List<?> l
-        ? String.join(",", l.stream().map(String::valueOf).toList()) : String.valueOf(v);
+    String s =
+        v instanceof Class<?> c
+            ? c.getName()
+            : v instanceof List<?> l
+                ? String.join(",", l.stream().map(String::valueOf).toList())
+                : String.valueOf(v);
     return s.isEmpty() ? "\"\"" : "`" + s + "`";
   }
 

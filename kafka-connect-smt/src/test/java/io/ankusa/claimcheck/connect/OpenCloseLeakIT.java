@@ -13,9 +13,9 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Test;
  * Redeem$Value} — against a real S3 server (S3Proxy) leave threads, Netty event loops and direct
  * memory where they were after the first cycle.
  *
- * <p>The baseline is taken after one warm-up cycle, because some JVM-wide threads start lazily
- * once and stay by design: the handle cleaner ({@code claimcheck-cleaner}), the reader's timer, the
+ * <p>The baseline is taken after one warm-up cycle, because some JVM-wide threads start lazily once
+ * and stay by design: the handle cleaner ({@code claimcheck-cleaner}), the reader's timer, the
  * JDK's own (e.g. the HTTP keep-alive or the Cleaner of direct buffers). Each cycle closes the last
  * handle on the store set, so its S3 client and Netty event loop shut down (asynchronously, within
  * a few seconds): the figures are read once they settle, waiting at most {@link #SETTLE_MS}.
@@ -47,14 +47,19 @@ class OpenCloseLeakIT {
       PooledByteBufAllocator.DEFAULT.metric();
   private static final long SETTLE_MS = 20_000;
   private static final int VALUE_BYTES = 64 * 1024;
+
   /** Netty event-loop threads: ours ({@code claimcheck-s3-*}) and any the SDK or Netty name. */
   private static final Pattern NETTY =
-      Pattern.compile("(?i).*(claimcheck-s3|eventloop|nioEventLoopGroup|epoll|globalEventExecutor).*");
+      Pattern.compile(
+          "(?i).*(claimcheck-s3|eventloop|nioEventLoopGroup|epoll|globalEventExecutor).*");
+
   /**
    * Threads started meanwhile that are not ours to judge: S3Proxy's Jetty pool ({@code qtp…}) grows
    * and shrinks with the connections our clients open; JUnit / surefire and the JDK's own.
    */
-  private static final Pattern FIXTURE = Pattern.compile("qtp.*|Scheduler-.*|surefire.*|Attach Listener");
+  private static final Pattern FIXTURE =
+      Pattern.compile("qtp.*|Scheduler-.*|surefire.*|Attach Listener");
+
   /**
    * Direct memory outside Netty's pool may differ from the baseline by this much: the JDK keeps a
    * small per-thread cache of temporary direct buffers for socket I/O (sun.nio.ch.Util, up to 16
@@ -62,11 +67,13 @@ class OpenCloseLeakIT {
    * buffer per cycle would show as 200.
    */
   private static final int DIRECT_COUNT_SLACK = 16;
+
   private static final long DIRECT_BYTES_SLACK = 1L << 20;
+
   /**
    * Netty's pooled allocator is one per JVM, shared by every client: it keeps the chunks it
-   * allocated (one per arena at least) for the next client, so its size may grow by up to one
-   * chunk per direct arena after the warm-up, however many cycles run. What would be a leak there —
+   * allocated (one per arena at least) for the next client, so its size may grow by up to one chunk
+   * per direct arena after the warm-up, however many cycles run. What would be a leak there —
    * buffers never released — is counted apart: active allocations, which must be back at baseline.
    */
   private static final long POOL_SLACK =
@@ -113,8 +120,9 @@ class OpenCloseLeakIT {
     }
     Figures after = settle(baseline);
 
-    System.out.printf("OpenCloseLeakIT: %d cycles of serializer + deserializer + CheckIn$Value +"
-        + " Redeem$Value on S3 (open, configure, check in and redeem one value each, close)%n",
+    System.out.printf(
+        "OpenCloseLeakIT: %d cycles of serializer + deserializer + CheckIn$Value +"
+            + " Redeem$Value on S3 (open, configure, check in and redeem one value each, close)%n",
         CYCLES);
     System.out.printf("  %-28s %12s %12s%n", "", "after warm-up", "after " + CYCLES);
     row("threads", baseline.threads(), after.threads());
@@ -124,41 +132,54 @@ class OpenCloseLeakIT {
     row("  of it Netty's pool (bytes)", baseline.poolBytes(), after.poolBytes());
     row("  outside Netty's pool", baseline.outsidePool(), after.outsidePool());
     row("Netty active allocations", baseline.poolActive(), after.poolActive());
-    System.out.printf("  while a cycle's clients were open: %d threads, %d Netty event-loop"
-        + " threads %s%n", open.threads(), open.netty(), open.nettyNames());
-    System.out.printf("  Netty pool: %d direct arenas of %d-byte chunks%n",
+    System.out.printf(
+        "  while a cycle's clients were open: %d threads, %d Netty event-loop" + " threads %s%n",
+        open.threads(), open.netty(), open.nettyNames());
+    System.out.printf(
+        "  Netty pool: %d direct arenas of %d-byte chunks%n",
         NETTY_POOL.numDirectArenas(), NETTY_POOL.chunkSize());
-    List<String> errors = STDERR.toString(StandardCharsets.UTF_8).lines()
-        .filter(l -> l.contains("ERROR") || l.contains("Exception")).toList();
-    System.out.printf("  error lines logged during the cycles: %d%s%n", errors.size(),
-        errors.isEmpty() ? "" : ", first: " + errors.get(0));
+    List<String> errors =
+        STDERR
+            .toString(StandardCharsets.UTF_8)
+            .lines()
+            .filter(l -> l.contains("ERROR") || l.contains("Exception"))
+            .toList();
+    System.out.printf(
+        "  error lines logged during the cycles: %d%s%n",
+        errors.size(), errors.isEmpty() ? "" : ", first: " + errors.get(0));
 
-    assertThat(open.netty()).as("the Netty pattern sees a cycle's event loops while open")
+    assertThat(open.netty())
+        .as("the Netty pattern sees a cycle's event loops while open")
         .isPositive();
     assertThat(errors).as("errors logged while opening and closing").isEmpty();
     Set<String> started = after.newThreadsSince(baseline);
     System.out.printf("  threads started since warm-up and still alive: %s%n", started);
-    System.out.printf("  Netty event-loop threads after warm-up: %s, after %d: %s%n",
+    System.out.printf(
+        "  Netty event-loop threads after warm-up: %s, after %d: %s%n",
         baseline.nettyNames(), CYCLES, after.nettyNames());
 
     assertThat(after.netty()).as("Netty event-loop threads").isLessThanOrEqualTo(baseline.netty());
     assertThat(started.stream().filter(n -> !FIXTURE.matcher(n).matches()).toList())
         .as("threads started during the cycles and still alive (fixture threads excluded)")
         .isEmpty();
-    assertThat(after.poolActive()).as("Netty pooled buffers not released")
+    assertThat(after.poolActive())
+        .as("Netty pooled buffers not released")
         .isLessThanOrEqualTo(baseline.poolActive());
-    assertThat(after.poolBytes()).as("Netty's pool (kept for reuse, bounded by its arenas)")
+    assertThat(after.poolBytes())
+        .as("Netty's pool (kept for reuse, bounded by its arenas)")
         .isLessThanOrEqualTo(baseline.poolBytes() + POOL_SLACK);
-    assertThat(after.outsidePool()).as("direct memory outside Netty's pool")
+    assertThat(after.outsidePool())
+        .as("direct memory outside Netty's pool")
         .isLessThanOrEqualTo(baseline.outsidePool() + DIRECT_BYTES_SLACK);
-    assertThat(after.directCount()).as("direct buffers")
-        .isLessThanOrEqualTo(baseline.directCount() + NETTY_POOL.numDirectArenas()
-            + DIRECT_COUNT_SLACK);
+    assertThat(after.directCount())
+        .as("direct buffers")
+        .isLessThanOrEqualTo(
+            baseline.directCount() + NETTY_POOL.numDirectArenas() + DIRECT_COUNT_SLACK);
   }
 
   /**
-   * Opens all four, checks in and redeems one value through each path, closes all four; returns
-   * the figures read while they were open.
+   * Opens all four, checks in and redeems one value through each path, closes all four; returns the
+   * figures read while they were open.
    */
   private static Figures cycle(int i) {
     byte[] value = Wire.payload(VALUE_BYTES, i);
@@ -215,20 +236,34 @@ class OpenCloseLeakIT {
   }
 
   /** One reading: live threads (by id and name), Netty's among them, and the JDK's direct pool. */
-  private record Figures(Map<Long, String> threadNames, int netty, long directCount,
-      long directBytes, long poolBytes, long poolActive) {
+  private record Figures(
+      Map<Long, String> threadNames,
+      int netty,
+      long directCount,
+      long directBytes,
+      long poolBytes,
+      long poolActive) {
 
     static Figures read() {
-      Map<Long, String> names = Thread.getAllStackTraces().keySet().stream()
-          .filter(Thread::isAlive)
-          .collect(Collectors.toMap(Thread::getId, Thread::getName, (a, b) -> a));
+      Map<Long, String> names =
+          Thread.getAllStackTraces().keySet().stream()
+              .filter(Thread::isAlive)
+              .collect(Collectors.toMap(Thread::getId, Thread::getName, (a, b) -> a));
       int netty = (int) names.values().stream().filter(n -> NETTY.matcher(n).matches()).count();
-      BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class)
-          .stream().filter(b -> b.getName().equals("direct")).findFirst().orElseThrow();
-      long active = NETTY_POOL.directArenas().stream()
-          .mapToLong(PoolArenaMetric::numActiveAllocations).sum();
-      return new Figures(names, netty, direct.getCount(), direct.getMemoryUsed(),
-          NETTY_POOL.usedDirectMemory(), active);
+      BufferPoolMXBean direct =
+          ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+              .filter(b -> b.getName().equals("direct"))
+              .findFirst()
+              .orElseThrow();
+      long active =
+          NETTY_POOL.directArenas().stream().mapToLong(PoolArenaMetric::numActiveAllocations).sum();
+      return new Figures(
+          names,
+          netty,
+          direct.getCount(),
+          direct.getMemoryUsed(),
+          NETTY_POOL.usedDirectMemory(),
+          active);
     }
 
     long outsidePool() {
@@ -240,14 +275,18 @@ class OpenCloseLeakIT {
     }
 
     boolean sameCounts(Figures o) {
-      return threads() == o.threads() && netty == o.netty && directCount == o.directCount
-          && directBytes == o.directBytes && poolActive == o.poolActive;
+      return threads() == o.threads()
+          && netty == o.netty
+          && directCount == o.directCount
+          && directBytes == o.directBytes
+          && poolActive == o.poolActive;
     }
 
     boolean within(Figures base) {
-      return netty <= base.netty && newThreadsSince(base).stream()
-              .noneMatch(n -> !FIXTURE.matcher(n).matches())
-          && poolActive <= base.poolActive && poolBytes <= base.poolBytes + POOL_SLACK
+      return netty <= base.netty
+          && newThreadsSince(base).stream().noneMatch(n -> !FIXTURE.matcher(n).matches())
+          && poolActive <= base.poolActive
+          && poolBytes <= base.poolBytes + POOL_SLACK
           && outsidePool() <= base.outsidePool() + DIRECT_BYTES_SLACK;
     }
 
@@ -259,7 +298,10 @@ class OpenCloseLeakIT {
     }
 
     List<String> nettyNames() {
-      return threadNames.values().stream().filter(n -> NETTY.matcher(n).matches()).sorted().toList();
+      return threadNames.values().stream()
+          .filter(n -> NETTY.matcher(n).matches())
+          .sorted()
+          .toList();
     }
   }
 

@@ -19,9 +19,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A secret planted under wrong or odd keys never shows in what either transform throws at
- * configure (message, causes, suppressed); and a {@code claimcheck.} key no transform reads is
- * refused by name.
+ * A secret planted under wrong or odd keys never shows in what either transform throws at configure
+ * (message, causes, suppressed); and a {@code claimcheck.} key no transform reads is refused by
+ * name.
  */
 class PlantedSecretTest {
 
@@ -29,10 +29,15 @@ class PlantedSecretTest {
 
   static Stream<Map<String, Object>> planted() {
     List<Map<String, Object>> cases = new ArrayList<>();
-    for (String key : List.of("claimcheck.s3.secret.acces.key", "claimcheck.secret",
-        "claimcheck.store.5.s3.secret.access.key", "claimcheck.store.0.s3.secret.acces.key",
-        "claimcheck.store.0.api.key", "claimcheck.value.serde", // the serde's, not a transform's
-        "claimcheck.converterr.password")) {
+    for (String key :
+        List.of(
+            "claimcheck.s3.secret.acces.key",
+            "claimcheck.secret",
+            "claimcheck.store.5.s3.secret.access.key",
+            "claimcheck.store.0.s3.secret.acces.key",
+            "claimcheck.store.0.api.key",
+            "claimcheck.value.serde", // the serde's, not a transform's
+            "claimcheck.converterr.password")) {
       cases.add(Wire.with(Wire.config(100), key, SECRET));
     }
     cases.add(Wire.with(Wire.config(100), "claimcheck.token", new Password(SECRET)));
@@ -40,8 +45,8 @@ class PlantedSecretTest {
       cases.add(Wire.with(Wire.config(100), "claimcheck.stores", uri)); // every form of one
     }
     // A converter whose own message would quote a secret-named setting's value.
-    Map<String, Object> converter = Wire.with(Wire.config(100), "claimcheck.converter",
-        QuotingConverter.class.getName());
+    Map<String, Object> converter =
+        Wire.with(Wire.config(100), "claimcheck.converter", QuotingConverter.class.getName());
     converter.put("claimcheck.converter.basic.auth.user.info", SECRET);
     cases.add(converter);
     return cases.stream();

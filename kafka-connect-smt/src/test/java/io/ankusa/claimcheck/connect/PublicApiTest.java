@@ -16,10 +16,12 @@ class PublicApiTest {
   @Test
   void thePublicApiMatchesItsBaseline() {
     Path classes = Path.of("target", "classes");
-    assertThat(PublicApi.check(PublicApi.of(classes, getClass().getClassLoader()),
-            Path.of("public-api.txt")))
-        .as("public API differs from public-api.txt (+ added, - removed); if deliberate,"
-            + " regenerate with -Dapi.write=true and review the diff")
+    assertThat(
+            PublicApi.check(
+                PublicApi.of(classes, getClass().getClassLoader()), Path.of("public-api.txt")))
+        .as(
+            "public API differs from public-api.txt (+ added, - removed); if deliberate,"
+                + " regenerate with -Dapi.write=true and review the diff")
         .isEmpty();
   }
 }

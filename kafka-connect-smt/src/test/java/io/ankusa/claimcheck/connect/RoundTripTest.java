@@ -123,10 +123,16 @@ class RoundTripTest {
   @Test
   void aSmallValueThatStartsWithTheRefMagicIsCheckedInAndComesBackAsItIs() {
     configure(config);
-    byte[] frame = RefCodec.encode(io.ankusa.claimcheck.ref.ClaimRef.of(
-        io.ankusa.claimcheck.ref.Tenant.of("x"), new io.ankusa.claimcheck.ref.ClaimId(
-            io.ankusa.claimcheck.ref.PackId.parseHex("00000000000000ff"), 0), 29, 10, 0x1234,
-        io.ankusa.claimcheck.ref.Codec.NONE));
+    byte[] frame =
+        RefCodec.encode(
+            io.ankusa.claimcheck.ref.ClaimRef.of(
+                io.ankusa.claimcheck.ref.Tenant.of("x"),
+                new io.ankusa.claimcheck.ref.ClaimId(
+                    io.ankusa.claimcheck.ref.PackId.parseHex("00000000000000ff"), 0),
+                29,
+                10,
+                0x1234,
+                io.ankusa.claimcheck.ref.Codec.NONE));
     SourceRecord out = checkIn.apply(Wire.source(null, null, Schema.BYTES_SCHEMA, frame));
     assertThat((byte[]) out.value()).isNotEqualTo(frame);
     assertThat(out.headers().lastWithName(ClaimCheckHeaders.VALUE_MARKER)).isNotNull();

@@ -18,20 +18,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hands accepted records to the inner producer in per-lane send order, each as soon as its value
- * is final and every earlier record of its lane went; thread-safe.
+ * Hands accepted records to the inner producer in per-lane send order, each as soon as its value is
+ * final and every earlier record of its lane went; thread-safe.
  *
  * <p>Invariants, all under {@code lock}: every accepted record is in {@code outstanding} (by
  * sequence number) until it was handed off or failed; a record with a lane is in that lane's queue
- * until a dispatcher takes it, and queues are FIFO in sequence order; at most one thread
- * dispatches a lane at a time ({@code dispatching}), taking only decided records from the head,
- * so a lane's records reach the inner producer in send order; a record is {@code settled} exactly
- * once, by whoever takes it. With {@code failLane}, a failed head takes every record queued behind
- * it down with it. Inner sends and callbacks run outside the lock.
+ * until a dispatcher takes it, and queues are FIFO in sequence order; at most one thread dispatches
+ * a lane at a time ({@code dispatching}), taking only decided records from the head, so a lane's
+ * records reach the inner producer in send order; a record is {@code settled} exactly once, by
+ * whoever takes it. With {@code failLane}, a failed head takes every record queued behind it down
+ * with it. Inner sends and callbacks run outside the lock.
  *
- * <p>Whatever is thrown, a record taken for hand-off is completed once (callback, then future),
- * its bytes are released and it leaves {@code outstanding}: nothing thrown by the inner producer or
- * a callback escapes a dispatcher. An {@link Error} thrown by a callback is noted for {@code
+ * <p>Whatever is thrown, a record taken for hand-off is completed once (callback, then future), its
+ * bytes are released and it leaves {@code outstanding}: nothing thrown by the inner producer or a
+ * callback escapes a dispatcher. An {@link Error} thrown by a callback is noted for {@code
  * flush}/{@code close} ({@link ProducerErrors}) and the lane goes on; one thrown by the inner
  * producer's {@code send} fails its record and the producer for good, since the inner producer may
  * or may not hold the record now: every record still here fails, none goes after it.
@@ -54,8 +54,13 @@ final class CheckInPipeline {
   private final java.util.Set<Long> failedTransactions = new java.util.HashSet<>();
   private long nextSeq;
 
-  CheckInPipeline(Producer<byte[], byte[]> inner, io.ankusa.claimcheck.time.Ticker ticker,
-      WriteBuffer buffer, boolean failLane, SerdeMetrics counts, ProducerErrors errors) {
+  CheckInPipeline(
+      Producer<byte[], byte[]> inner,
+      io.ankusa.claimcheck.time.Ticker ticker,
+      WriteBuffer buffer,
+      boolean failLane,
+      SerdeMetrics counts,
+      ProducerErrors errors) {
     this.inner = inner;
     this.errors = errors;
     this.ticker = ticker;
@@ -86,8 +91,8 @@ final class CheckInPipeline {
     lock.lock();
     try {
       PendingRecord r = make.apply(nextSeq);
-      ArrayDeque<PendingRecord> q = r.lane == null ? null
-          : lanes.computeIfAbsent(r.lane, l -> new ArrayDeque<>());
+      ArrayDeque<PendingRecord> q =
+          r.lane == null ? null : lanes.computeIfAbsent(r.lane, l -> new ArrayDeque<>());
       outstanding.put(r.seq, r);
       nextSeq++;
       if (q != null) {
@@ -107,7 +112,9 @@ final class CheckInPipeline {
   }
 
   /** Records that {@code r}'s value is final as {@code ready}'s; sends what may go now. */
-  void decided(PendingRecord r, org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]> ready,
+  void decided(
+      PendingRecord r,
+      org.apache.kafka.clients.producer.ProducerRecord<byte[], byte[]> ready,
       RuntimeException failure) {
     lock.lock();
     try {
@@ -160,8 +167,11 @@ final class CheckInPipeline {
           if (head.failure != null && failLane) {
             for (PendingRecord later : q) {
               if (later.failure == null) {
-                later.failure = new KafkaException("not sent: an earlier record of the same "
-                    + "partition failed and idempotence is on", head.failure);
+                later.failure =
+                    new KafkaException(
+                        "not sent: an earlier record of the same "
+                            + "partition failed and idempotence is on",
+                        head.failure);
               }
               later.settled = true;
               batch.add(later);
@@ -228,8 +238,11 @@ final class CheckInPipeline {
       } catch (Error e) {
         errors.fatal(e);
         r.failure = new KafkaException("the inner producer's send threw " + e, e);
-        errors.note(r.seq, e, "the inner producer's send threw an Error: its record and every "
-            + "record still waiting failed, and so will every later send");
+        errors.note(
+            r.seq,
+            e,
+            "the inner producer's send threw an Error: its record and every "
+                + "record still waiting failed, and so will every later send");
         fatal = true;
       }
     } else if (r.failure instanceof ClaimCheckException c) {
@@ -243,8 +256,8 @@ final class CheckInPipeline {
    * Completes {@code r} once: its callback (whatever that throws), then its future. Runs on the
    * inner producer's I/O thread too, so it never throws.
    */
-  private void complete(PendingRecord r, org.apache.kafka.clients.producer.RecordMetadata md,
-      Exception e) {
+  private void complete(
+      PendingRecord r, org.apache.kafka.clients.producer.RecordMetadata md, Exception e) {
     if (!r.completed.compareAndSet(false, true)) {
       return; // a send that threw an Error may still call back: the record was settled already
     }
@@ -299,7 +312,9 @@ final class CheckInPipeline {
     }
   }
 
-  /** Fails every undecided record matching {@code which} with {@code why}, then sends what may go. */
+  /**
+   * Fails every undecided record matching {@code which} with {@code why}, then sends what may go.
+   */
   void failAll(Predicate<PendingRecord> which, RuntimeException why) {
     List<PendingRecord> touched = new ArrayList<>();
     lock.lock();

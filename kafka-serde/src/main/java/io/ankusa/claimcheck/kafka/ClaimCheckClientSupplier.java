@@ -21,18 +21,18 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * <p>or in code: {@code new KafkaStreams(topology, props, new ClaimCheckClientSupplier())}.
  *
  * <p>The prefetching consumer is configured from the {@code claimcheck.*} keys of the config map
- * Streams passes to {@link #getConsumer}. That map holds the top-level Streams config (so the
- * same {@code claimcheck.*} keys the {@code ClaimCheckSerde} reads arrive, and equal store
- * settings share one reader and cache with it) with {@code consumer.claimcheck.*} and {@code
- * main.consumer.claimcheck.*} overrides applied, their prefixes stripped. Keep the store
- * settings the serde sees and the ones the consumer sees equal, or the prefetch fills a cache the
- * serde does not read. The restore and global consumers, the producer and the admin client are
- * the wrapped supplier's own: restoration copies raw bytes and redeems nothing.
+ * Streams passes to {@link #getConsumer}. That map holds the top-level Streams config (so the same
+ * {@code claimcheck.*} keys the {@code ClaimCheckSerde} reads arrive, and equal store settings
+ * share one reader and cache with it) with {@code consumer.claimcheck.*} and {@code
+ * main.consumer.claimcheck.*} overrides applied, their prefixes stripped. Keep the store settings
+ * the serde sees and the ones the consumer sees equal, or the prefetch fills a cache the serde does
+ * not read. The restore and global consumers, the producer and the admin client are the wrapped
+ * supplier's own: restoration copies raw bytes and redeems nothing.
  *
  * <p>Each stream thread's main consumer prefetches within its own window ({@code
- * claimcheck.prefetch.max.bytes}), which refills as the serde deserializes the buffered records,
- * in whatever order Streams picks them; the windows of all threads pin their claims in the one
- * shared cache, and while pins fill {@code claimcheck.cache.max.bytes} the rest wait, so {@code
+ * claimcheck.prefetch.max.bytes}), which refills as the serde deserializes the buffered records, in
+ * whatever order Streams picks them; the windows of all threads pin their claims in the one shared
+ * cache, and while pins fill {@code claimcheck.cache.max.bytes} the rest wait, so {@code
  * num.stream.threads} × the window need not fit the cache.
  */
 public final class ClaimCheckClientSupplier implements KafkaClientSupplier {

@@ -88,7 +88,11 @@ public class ClaimCheckDeserializationExceptionHandler implements Deserializatio
     ClaimCheckException claim = claimFailure(exception);
     boolean skip = claim != null && !claim.isRetriable() && continueWithoutDeadLetter;
     if (skip) {
-      LOG.warn("Skipping {}-{}@{}: {}", record.topic(), record.partition(), record.offset(),
+      LOG.warn(
+          "Skipping {}-{}@{}: {}",
+          record.topic(),
+          record.partition(),
+          record.offset(),
           claim.getMessage());
       return DeserializationHandlerResponse.CONTINUE;
     }
@@ -100,7 +104,8 @@ public class ClaimCheckDeserializationExceptionHandler implements Deserializatio
         claim != null && claim.isRetriable()
             ? "the record may still be readable; a replaced thread resumes from the committed offset"
             : "this Kafka Streams version cannot dead-letter it (4.1+ can); set "
-                + ClaimCheckSerdeConfig.STREAMS_FINAL_FAILURE + "=continue to skip such records",
+                + ClaimCheckSerdeConfig.STREAMS_FINAL_FAILURE
+                + "=continue to skip such records",
         exception);
     return DeserializationHandlerResponse.FAIL;
   }

@@ -3,9 +3,9 @@ package io.ankusa.claimcheck.kafka;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.RefFields;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.time.Ticker;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -34,8 +34,8 @@ import org.apache.kafka.common.utils.Utils;
  * <p><b>Failures</b> are {@link ClaimCheckException}s: {@code UNAVAILABLE} (retriable: the consumer
  * must not skip the record; seek back to it and poll again), {@code NOT_FOUND}, {@code CORRUPT},
  * and {@code REFUSED} (a tenant outside {@code claimcheck.tenants.allowed}, or a marked value that
- * starts with the ref magic but fails its length or CRC check); a ref written by a newer library
- * is {@code UNAVAILABLE} ("upgrade the reader"). A {@code KafkaConsumer} wraps them in a {@code
+ * starts with the ref magic but fails its length or CRC check); a ref written by a newer library is
+ * {@code UNAVAILABLE} ("upgrade the reader"). A {@code KafkaConsumer} wraps them in a {@code
  * RecordDeserializationException}. An {@link Error} met while redeeming is rethrown as itself,
  * never reported as a failure.
  */
@@ -196,9 +196,10 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
   }
 
   private static IllegalStateException unusable(State<?> s) {
-    return new IllegalStateException(s == null
-        ? "ClaimCheckDeserializer is not configured: call configure() first"
-        : "ClaimCheckDeserializer is closed");
+    return new IllegalStateException(
+        s == null
+            ? "ClaimCheckDeserializer is not configured: call configure() first"
+            : "ClaimCheckDeserializer is closed");
   }
 
   /** The counts behind the plugin metrics (for tests). */
@@ -228,11 +229,12 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
   }
 
   /**
-   * A {@code ClaimCheckDeserializer} that is also a Kafka {@code Monitorable} plugin (kafka-clients 4.1
-   * and later), so its counts appear beside the client's own metrics; thread-safe once configured.
+   * A {@code ClaimCheckDeserializer} that is also a Kafka {@code Monitorable} plugin (kafka-clients
+   * 4.1 and later), so its counts appear beside the client's own metrics; thread-safe once
+   * configured.
    *
-   * <p>{@code value.deserializer=io.ankusa.claimcheck.kafka.ClaimCheckDeserializer$Monitored}. Older clients
-   * cannot load this class (it implements an interface they lack): they use {@link
+   * <p>{@code value.deserializer=io.ankusa.claimcheck.kafka.ClaimCheckDeserializer$Monitored}.
+   * Older clients cannot load this class (it implements an interface they lack): they use {@link
    * ClaimCheckDeserializer}, whose counts reach Micrometer only.
    */
   public static class Monitored<T> extends ClaimCheckDeserializer<T>

@@ -2,8 +2,8 @@ package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -37,8 +37,8 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * A Kafka {@link Producer} that checks large values in concurrently and still hands each
- * partition's records to its inner producer in send order; thread-safe (as a {@code
- * KafkaProducer}: any thread may send; transactions from one thread).
+ * partition's records to its inner producer in send order; thread-safe (as a {@code KafkaProducer}:
+ * any thread may send; transactions from one thread).
  *
  * <p>Built from the properties a {@code KafkaProducer} takes plus the {@code claimcheck.*} keys
  * ({@code key.serializer}/{@code value.serializer} name the user's own serializers, not {@code
@@ -53,8 +53,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * <ul>
  *   <li><b>send returns at once.</b> Serialization runs in the caller's thread; the check-in runs
  *       on the producer's own pool, at most {@value #WRITE_MAX_INFLIGHT} uploads at once, each a
- *       blocking {@link ClaimCheck#checkIn} through the failover writer with its breakers and
- *       write deadline (or one {@link ClaimCheck#checkInAll} pack for up to {@value
+ *       blocking {@link ClaimCheck#checkIn} through the failover writer with its breakers and write
+ *       deadline (or one {@link ClaimCheck#checkInAll} pack for up to {@value
  *       #WRITE_PACK_MAX_CLAIMS} values waiting together). Record timestamps are taken at send.
  *   <li><b>Back-pressure.</b> Values waiting for their check-in (and small values queued behind
  *       them) hold at most {@value #WRITE_BUFFER_BYTES} bytes; a send that finds no room blocks up
@@ -65,41 +65,40 @@ import org.apache.kafka.common.serialization.Serializer;
  *   <li><b>Order.</b> Records of one partition — an explicit partition, or one key under the
  *       default partitioner (computed at send from {@code partitionsFor} and Kafka's murmur2, and
  *       pinned in the record handed on, so partitions added meanwhile move it nowhere: the
- *       partition is the one Kafka's own {@code send} would have chosen) — reach the inner
- *       producer in send order whatever order their uploads finish in. Under a custom
- *       partitioner, records of one key keep their order. Records with neither key nor partition
- *       have no order, as under Kafka's sticky partitioner: each goes when its value is ready. A
- *       small value goes at once unless an earlier record of its partition still waits.
+ *       partition is the one Kafka's own {@code send} would have chosen) — reach the inner producer
+ *       in send order whatever order their uploads finish in. Under a custom partitioner, records
+ *       of one key keep their order. Records with neither key nor partition have no order, as under
+ *       Kafka's sticky partitioner: each goes when its value is ready. A small value goes at once
+ *       unless an earlier record of its partition still waits.
  *   <li><b>Failures.</b> A record whose check-in fails gets the {@link ClaimCheckException} in its
- *       callback and future, exactly like a failed send, and the records behind it in its
- *       partition wait for that outcome. With idempotence on (Kafka's default rule: explicit
- *       {@code enable.idempotence}, else on unless {@code acks} is 0/1, {@code retries} 0 or more
- *       than 5 requests in flight), every record of the partition still waiting here when the
- *       failure is handed on fails too (a {@link KafkaException} whose cause is that failure), so
- *       no later record is delivered after an earlier one was dropped; records sent afterwards
- *       start afresh. Without idempotence, the later records go on.
+ *       callback and future, exactly like a failed send, and the records behind it in its partition
+ *       wait for that outcome. With idempotence on (Kafka's default rule: explicit {@code
+ *       enable.idempotence}, else on unless {@code acks} is 0/1, {@code retries} 0 or more than 5
+ *       requests in flight), every record of the partition still waiting here when the failure is
+ *       handed on fails too (a {@link KafkaException} whose cause is that failure), so no later
+ *       record is delivered after an earlier one was dropped; records sent afterwards start afresh.
+ *       Without idempotence, the later records go on.
  *   <li><b>Errors</b> ({@code OutOfMemoryError}, ...) settle their record too, never a hang: its
- *       callback and future get a {@link KafkaException} whose cause is the Error, its buffer
- *       bytes are released, and the first {@code flush} that waited for it — else {@code close}
- *       — throws a {@link KafkaException} with that cause. An Error in a check-in fails its
- *       record as a failed check-in does (the rules above); the producer goes on and the Error is
- *       rethrown on the upload thread, which is replaced. An Error thrown by a callback leaves
- *       its record's outcome as it was and the partition goes on. An Error thrown by the inner
- *       producer's {@code send} leaves it holding the record or not — nobody knows — so the
- *       producer fails for good: every record still waiting fails, none goes after it, and every
- *       later {@code send}, {@code flush}, {@code commitTransaction} and {@code close} throws a
- *       {@link KafkaException} naming the Error: close it and make a new one. Errors thrown in
- *       the caller's thread before a record is accepted (a serializer, a key's check-in)
- *       propagate from {@code send}, as in Kafka.
+ *       callback and future get a {@link KafkaException} whose cause is the Error, its buffer bytes
+ *       are released, and the first {@code flush} that waited for it — else {@code close} — throws
+ *       a {@link KafkaException} with that cause. An Error in a check-in fails its record as a
+ *       failed check-in does (the rules above); the producer goes on and the Error is rethrown on
+ *       the upload thread, which is replaced. An Error thrown by a callback leaves its record's
+ *       outcome as it was and the partition goes on. An Error thrown by the inner producer's {@code
+ *       send} leaves it holding the record or not — nobody knows — so the producer fails for good:
+ *       every record still waiting fails, none goes after it, and every later {@code send}, {@code
+ *       flush}, {@code commitTransaction} and {@code close} throws a {@link KafkaException} naming
+ *       the Error: close it and make a new one. Errors thrown in the caller's thread before a
+ *       record is accepted (a serializer, a key's check-in) propagate from {@code send}, as in
+ *       Kafka.
  *   <li><b>flush</b> waits for every check-in and send accepted before it; <b>close(timeout)</b>
- *       drains within its timeout, fails what is left and closes everything, even when
- *       interrupted.
+ *       drains within its timeout, fails what is left and closes everything, even when interrupted.
  *   <li><b>Transactions.</b> {@code commitTransaction} waits (up to {@code max.block.ms}, else a
  *       {@link TimeoutException}; call it again) for the transaction's check-ins and hands, then
  *       commits; if a record of the transaction failed here it throws a {@link KafkaException}
  *       instead, and the transaction must be aborted. {@code abortTransaction} fails the
- *       transaction's waiting records ({@link TransactionAbortedException}), skips uploads not
- *       yet started and leaves at most orphan packs (removed by the collector). {@code
+ *       transaction's waiting records ({@link TransactionAbortedException}), skips uploads not yet
+ *       started and leaves at most orphan packs (removed by the collector). {@code
  *       sendOffsetsToTransaction} goes to the inner producer unchanged.
  *   <li><b>Callbacks</b> of records handed off run on the inner producer's I/O thread; those of
  *       records that failed here run on an upload thread or the caller's.
@@ -153,37 +152,58 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   }
 
   /** As {@link #ClaimCheckProducer(Map)}, with these (unconfigured, as in Kafka) serializers. */
-  public ClaimCheckProducer(Map<String, Object> configs, Serializer<K> keySerializer,
-      Serializer<V> valueSerializer) {
-    this(ProducerParts.kafkaProducer(configs), configs,
+  public ClaimCheckProducer(
+      Map<String, Object> configs, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
+    this(
+        ProducerParts.kafkaProducer(configs),
+        configs,
         ProducerParts.serializer(configs, keySerializer, true),
-        ProducerParts.serializer(configs, valueSerializer, false), Ticker.system(),
+        ProducerParts.serializer(configs, valueSerializer, false),
+        Ticker.system(),
         System::currentTimeMillis);
   }
 
   /**
-   * Wraps {@code inner} (closed with this producer); {@code configs} holds the {@code
-   * claimcheck.*} keys and whichever producer keys apply to {@code inner} ({@code max.block.ms},
-   * {@code enable.idempotence}, {@code acks}, {@code partitioner.class}, ...: see the class
-   * comment). The serializers are used as given.
+   * Wraps {@code inner} (closed with this producer); {@code configs} holds the {@code claimcheck.*}
+   * keys and whichever producer keys apply to {@code inner} ({@code max.block.ms}, {@code
+   * enable.idempotence}, {@code acks}, {@code partitioner.class}, ...: see the class comment). The
+   * serializers are used as given.
    */
-  public ClaimCheckProducer(Producer<byte[], byte[]> inner, Map<String, ?> configs,
-      Serializer<K> keySerializer, Serializer<V> valueSerializer) {
-    this(inner, configs, keySerializer, valueSerializer, Ticker.system(),
-        System::currentTimeMillis);
+  public ClaimCheckProducer(
+      Producer<byte[], byte[]> inner,
+      Map<String, ?> configs,
+      Serializer<K> keySerializer,
+      Serializer<V> valueSerializer) {
+    this(
+        inner, configs, keySerializer, valueSerializer, Ticker.system(), System::currentTimeMillis);
   }
 
-  private ClaimCheckProducer(Producer<byte[], byte[]> inner, Map<String, ?> configs,
-      Serializer<K> keySerializer, Serializer<V> valueSerializer, Ticker ticker,
+  private ClaimCheckProducer(
+      Producer<byte[], byte[]> inner,
+      Map<String, ?> configs,
+      Serializer<K> keySerializer,
+      Serializer<V> valueSerializer,
+      Ticker ticker,
       LongSupplier wallClock) {
-    this(inner, configs, keySerializer, valueSerializer,
-        c -> ClaimCheck.open(c, configs.get(ClaimCheck.METER_REGISTRY), ticker), ticker, wallClock);
+    this(
+        inner,
+        configs,
+        keySerializer,
+        valueSerializer,
+        c -> ClaimCheck.open(c, configs.get(ClaimCheck.METER_REGISTRY), ticker),
+        ticker,
+        wallClock);
   }
 
   /** For tests: {@code opener} opens the claim check for the validated config. */
-  ClaimCheckProducer(Producer<byte[], byte[]> inner, Map<String, ?> configs,
-      Serializer<K> keySerializer, Serializer<V> valueSerializer,
-      Function<ClaimCheckConfig, ClaimCheck> opener, Ticker ticker, LongSupplier wallClock) {
+  ClaimCheckProducer(
+      Producer<byte[], byte[]> inner,
+      Map<String, ?> configs,
+      Serializer<K> keySerializer,
+      Serializer<V> valueSerializer,
+      Function<ClaimCheckConfig, ClaimCheck> opener,
+      Ticker ticker,
+      LongSupplier wallClock) {
     this.inner = Objects.requireNonNull(inner, "inner");
     this.keySerializer = Objects.requireNonNull(keySerializer, "keySerializer");
     this.valueSerializer = Objects.requireNonNull(valueSerializer, "valueSerializer");
@@ -203,10 +223,9 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     String clientId = ProducerParts.clientId(configs);
     this.metrics = new ProducerMetrics(clientId);
     this.buffer = new WriteBuffer(settings.bufferBytes(), ticker);
-    this.pipeline = new CheckInPipeline(inner, ticker, buffer, settings.idempotent(),
-        metrics.counts(), errors);
-    this.uploader = new Uploader(claimCheck, pipeline, settings, metrics, errors, ticker,
-        clientId);
+    this.pipeline =
+        new CheckInPipeline(inner, ticker, buffer, settings.idempotent(), metrics.counts(), errors);
+    this.uploader = new Uploader(claimCheck, pipeline, settings, metrics, errors, ticker, clientId);
     this.lanes = new OrderLanes(inner, settings.keyedPartitioning());
     metrics.bind(uploader::inflight, buffer::used, pipeline::outstanding);
   }
@@ -238,21 +257,35 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     try {
       lane = lanes.of(record.topic(), record.partition(), key);
     } catch (ApiException e) { // metadata did not arrive within max.block.ms: as Kafka reports it
-      return failed(new ProducerRecord<>(record.topic(), record.partition(), timestamp, key, value,
-          record.headers()), callback, e);
+      return failed(
+          new ProducerRecord<>(
+              record.topic(), record.partition(), timestamp, key, value, record.headers()),
+          callback,
+          e);
     }
     // The partition is pinned now: computed later, a grown partition count could move a record
     // behind the later records of its key that went to the new partition straight away.
     Integer partition = lane instanceof TopicPartition tp ? tp.partition() : record.partition();
-    ProducerRecord<byte[], byte[]> staged = new ProducerRecord<>(record.topic(), partition,
-        timestamp, key, value, record.headers());
+    ProducerRecord<byte[], byte[]> staged =
+        new ProducerRecord<>(record.topic(), partition, timestamp, key, value, record.headers());
     long reserve = 0;
     if (checksIn || pipeline.wouldQueue(lane)) {
       reserve = value == null ? 0 : value.length;
       if (!buffer.reserve(reserve, deadline)) {
-        return failed(staged, callback, new TimeoutException("no room for " + reserve
-            + " bytes in " + WRITE_BUFFER_BYTES + "=" + settings.bufferBytes() + " within "
-            + ProducerConfig.MAX_BLOCK_MS_CONFIG + "=" + settings.maxBlockMs()));
+        return failed(
+            staged,
+            callback,
+            new TimeoutException(
+                "no room for "
+                    + reserve
+                    + " bytes in "
+                    + WRITE_BUFFER_BYTES
+                    + "="
+                    + settings.bufferBytes()
+                    + " within "
+                    + ProducerConfig.MAX_BLOCK_MS_CONFIG
+                    + "="
+                    + settings.maxBlockMs()));
       }
     }
     long held = reserve;
@@ -283,8 +316,8 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     }
   }
 
-  private static Future<RecordMetadata> failed(ProducerRecord<byte[], byte[]> staged,
-      Callback callback, RuntimeException e) {
+  private static Future<RecordMetadata> failed(
+      ProducerRecord<byte[], byte[]> staged, Callback callback, RuntimeException e) {
     if (callback != null) {
       int p = staged.partition() == null ? -1 : staged.partition();
       callback.onCompletion(
@@ -294,9 +327,9 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   }
 
   /**
-   * Waits for every check-in and send accepted before this call, then flushes the inner one;
-   * throws a {@link KafkaException} whose cause is the {@link Error} that failed one of those
-   * records (each such Error is thrown by one flush), or the one that failed the producer.
+   * Waits for every check-in and send accepted before this call, then flushes the inner one; throws
+   * a {@link KafkaException} whose cause is the {@link Error} that failed one of those records
+   * (each such Error is thrown by one flush), or the one that failed the producer.
    */
   @Override
   public void flush() {
@@ -321,25 +354,28 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   }
 
   @Override
-  public void sendOffsetsToTransaction(Map<TopicPartition, OffsetAndMetadata> offsets,
-      ConsumerGroupMetadata groupMetadata) {
+  public void sendOffsetsToTransaction(
+      Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata groupMetadata) {
     inner.sendOffsetsToTransaction(offsets, groupMetadata);
   }
 
   @Override
   public void commitTransaction() {
     long t = transaction;
-    if (!pipeline.await(r -> r.transaction == t,
-        TimeUnit.MILLISECONDS.toNanos(settings.maxBlockMs()))) {
-      throw new TimeoutException("the transaction's check-ins did not finish within "
-          + ProducerConfig.MAX_BLOCK_MS_CONFIG + "=" + settings.maxBlockMs());
+    if (!pipeline.await(
+        r -> r.transaction == t, TimeUnit.MILLISECONDS.toNanos(settings.maxBlockMs()))) {
+      throw new TimeoutException(
+          "the transaction's check-ins did not finish within "
+              + ProducerConfig.MAX_BLOCK_MS_CONFIG
+              + "="
+              + settings.maxBlockMs());
     }
     if (errors.failed()) {
       throw errors.failure();
     }
     if (pipeline.failedIn(t)) {
-      throw new KafkaException("a record of this transaction failed its check-in or send; "
-          + "abort the transaction");
+      throw new KafkaException(
+          "a record of this transaction failed its check-in or send; " + "abort the transaction");
     }
     inner.commitTransaction();
     pipeline.forget(t);
@@ -348,7 +384,8 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   @Override
   public void abortTransaction() {
     long t = transaction;
-    pipeline.failAll(r -> r.transaction == t,
+    pipeline.failAll(
+        r -> r.transaction == t,
         new TransactionAbortedException("the transaction was aborted before this record was sent"));
     pipeline.await(r -> r.transaction == t, Long.MAX_VALUE);
     inner.abortTransaction();
@@ -397,8 +434,8 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
    * fails what is left ({@link KafkaException}), then closes the inner producer with the time
    * remaining, the serializers and the claim check. Idempotent. Then throws a {@link
    * KafkaException} whose cause is an {@link Error} that failed a record and that no {@code flush}
-   * reported, or the one that failed the producer for good. Interrupted, it still closes
-   * everything (without waiting) and throws Kafka's {@code InterruptException}, flag set.
+   * reported, or the one that failed the producer for good. Interrupted, it still closes everything
+   * (without waiting) and throws Kafka's {@code InterruptException}, flag set.
    */
   @Override
   public void close(Duration timeout) {
@@ -407,8 +444,10 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     }
     closed = true;
     long start = ticker.read();
-    long budget = timeout.isNegative() ? 0
-        : timeout.compareTo(Duration.ofDays(365)) > 0 ? Long.MAX_VALUE / 4 : timeout.toNanos();
+    long budget =
+        timeout.isNegative()
+            ? 0
+            : timeout.compareTo(Duration.ofDays(365)) > 0 ? Long.MAX_VALUE / 4 : timeout.toNanos();
     RuntimeException interrupted = null;
     try {
       boolean drained;
@@ -420,7 +459,8 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
         budget = 0;
       }
       if (!drained) {
-        pipeline.failAll(r -> true,
+        pipeline.failAll(
+            r -> true,
             new KafkaException("the producer closed before this record's check-in finished"));
       }
       long left = Math.max(0, budget - (ticker.read() - start));

@@ -67,7 +67,10 @@ public final class ClaimCheckSerdeConfig {
    */
   public ClaimCheckSerdeConfig(Map<String, ?> originals) {
     // The value of an unknown key is never shown: a misspelt secret key is still a secret.
-    Secrets.refuseUnknown(originals, ClaimCheckConfig.PREFIX, ClaimCheckSerdeConfig::isSerdeKey,
+    Secrets.refuseUnknown(
+        originals,
+        ClaimCheckConfig.PREFIX,
+        ClaimCheckSerdeConfig::isSerdeKey,
         "the serde (" + new TreeSet<>(CONFIG_DEF.names()) + ")");
     Map<String, Object> own = new HashMap<>();
     for (String key : SERDE_DEF.names()) {
@@ -80,19 +83,26 @@ public final class ClaimCheckSerdeConfig {
     } catch (ConfigException e) {
       throw Secrets.scrubbed(e, originals, ClaimCheckSerdeConfig::isSerdeKey);
     }
-    this.maxPollIntervalMs = consumerSetting(originals, MAX_POLL_INTERVAL_MS, DEFAULT_MAX_POLL_INTERVAL_MS);
-    this.maxPollRecords = (int) Math.min(Integer.MAX_VALUE,
-        consumerSetting(originals, MAX_POLL_RECORDS, DEFAULT_MAX_POLL_RECORDS));
+    this.maxPollIntervalMs =
+        consumerSetting(originals, MAX_POLL_INTERVAL_MS, DEFAULT_MAX_POLL_INTERVAL_MS);
+    this.maxPollRecords =
+        (int)
+            Math.min(
+                Integer.MAX_VALUE,
+                consumerSetting(originals, MAX_POLL_RECORDS, DEFAULT_MAX_POLL_RECORDS));
   }
 
   /** Whether the serde reads {@code key}: a core key or one of the serde's own. */
   static boolean isSerdeKey(String key) {
-    return CONFIG_DEF.names().contains(key) || PER_STORE.matcher(key).matches()
-        || key.equals(ClaimCheck.METER_REGISTRY) || !key.startsWith(ClaimCheckConfig.PREFIX);
+    return CONFIG_DEF.names().contains(key)
+        || PER_STORE.matcher(key).matches()
+        || key.equals(ClaimCheck.METER_REGISTRY)
+        || !key.startsWith(ClaimCheckConfig.PREFIX);
   }
 
   private static ConfigDef serdeKeys(ConfigDef def) {
-    return ProducerSettings.define(def).define(
+    return ProducerSettings.define(def)
+        .define(
             VALUE_SERDE,
             Type.CLASS,
             Serdes.ByteArraySerde.class,

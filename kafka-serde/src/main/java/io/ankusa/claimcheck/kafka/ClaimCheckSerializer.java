@@ -2,9 +2,9 @@ package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.header.Headers;
@@ -29,8 +29,8 @@ import org.apache.kafka.common.serialization.Serializer;
  *       whether the last field written with these headers is a ref; see {@link ClaimCheckHeaders}
  *       for what it means when Streams writes one field with several calls. A value that starts
  *       with the ref magic ({@code 00 F7 AC 6B}: no text, JSON, Protobuf or Avro encoding does) is
- *       checked in whatever its size, so what this serializer emits starts with the magic only
- *       when it is a ref.
+ *       checked in whatever its size, so what this serializer emits starts with the magic only when
+ *       it is a ref.
  *   <li>For a Kafka Streams foreign-key join's value-hash pseudo topic ({@link HashOnlyTopics}),
  *       whose bytes Streams only hashes, the inner bytes are returned as they are whatever their
  *       size, and the headers are left alone: a check-in there would make every hash differ.
@@ -154,9 +154,10 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
   }
 
   private static IllegalStateException unusable(State<?> s) {
-    return new IllegalStateException(s == null
-        ? "ClaimCheckSerializer is not configured: call configure() first"
-        : "ClaimCheckSerializer is closed");
+    return new IllegalStateException(
+        s == null
+            ? "ClaimCheckSerializer is not configured: call configure() first"
+            : "ClaimCheckSerializer is closed");
   }
 
   /** The counts behind the plugin metrics (for tests). */
@@ -184,11 +185,12 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
   }
 
   /**
-   * A {@code ClaimCheckSerializer} that is also a Kafka {@code Monitorable} plugin (kafka-clients 4.1
-   * and later), so its counts appear beside the client's own metrics; thread-safe once configured.
+   * A {@code ClaimCheckSerializer} that is also a Kafka {@code Monitorable} plugin (kafka-clients
+   * 4.1 and later), so its counts appear beside the client's own metrics; thread-safe once
+   * configured.
    *
-   * <p>{@code value.serializer=io.ankusa.claimcheck.kafka.ClaimCheckSerializer$Monitored}. Older clients
-   * cannot load this class (it implements an interface they lack): they use {@link
+   * <p>{@code value.serializer=io.ankusa.claimcheck.kafka.ClaimCheckSerializer$Monitored}. Older
+   * clients cannot load this class (it implements an interface they lack): they use {@link
    * ClaimCheckSerializer}, whose counts reach Micrometer only.
    */
   public static class Monitored<T> extends ClaimCheckSerializer<T>

@@ -16,7 +16,8 @@ final class ClaimEmit {
 
   /**
    * Whether {@code bytes} (a serialized key when {@code isKey}) are checked in: not null, for a key
-   * only when {@code claimKeys}, and at least {@code threshold} long or starting with the ref magic.
+   * only when {@code claimKeys}, and at least {@code threshold} long or starting with the ref
+   * magic.
    *
    * <p>A value that starts with the magic is checked in whatever its size, so every field this
    * library emits that starts with the magic is a ref: a marker another part of the same record

@@ -16,18 +16,18 @@ import org.apache.kafka.common.utils.Utils;
  *   <li>a key under the default partitioner: the partition Kafka's built-in partitioner picks,
  *       {@code toPositive(murmur2(key)) % partitions} over the inner producer's {@code
  *       partitionsFor(topic)} (which waits for metadata as {@code send} does);
- *   <li>a key under a custom {@code partitioner.class} or {@code partitioner.ignore.keys=true}:
- *       the topic and key bytes, so records of one key keep their order (the partition is not
- *       known before the inner producer picks it);
+ *   <li>a key under a custom {@code partitioner.class} or {@code partitioner.ignore.keys=true}: the
+ *       topic and key bytes, so records of one key keep their order (the partition is not known
+ *       before the inner producer picks it);
  *   <li>no key and no partition: no lane — the sticky partitioner spreads such records with no
  *       order between them, and so do we.
  * </ul>
  *
  * <p>A lane that is a partition is also where the record goes: the producer pins it in the record
- * at send, so partitions added before the record is handed on (the inner producer would pick
- * {@code murmur2 % }the new count) cannot put it behind later records of its key, as Kafka's own
- * producer, which picks the partition in {@code send}, never does. The other lanes are not pinned:
- * the inner producer's partitioner picks at hand-off, and one lane still keeps one key's order.
+ * at send, so partitions added before the record is handed on (the inner producer would pick {@code
+ * murmur2 % }the new count) cannot put it behind later records of its key, as Kafka's own producer,
+ * which picks the partition in {@code send}, never does. The other lanes are not pinned: the inner
+ * producer's partitioner picks at hand-off, and one lane still keeps one key's order.
  */
 final class OrderLanes {
 

@@ -14,8 +14,8 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * Kafka's own clients with byte-array serdes, as Streams' default supplier makes them; stateless
  * and thread-safe.
  *
- * <p>Written against the public client API only: Streams' {@code DefaultKafkaClientSupplier}
- * lives in an internal package whose contents change between Kafka versions.
+ * <p>Written against the public client API only: Streams' {@code DefaultKafkaClientSupplier} lives
+ * in an internal package whose contents change between Kafka versions.
  */
 final class PlainClientSupplier implements KafkaClientSupplier {
 

@@ -8,8 +8,8 @@ import org.apache.kafka.common.metrics.PluginMetrics;
  * thread-safe.
  *
  * <p>Kept apart from {@link SerdeMetrics} and only reached from the {@code Monitored} classes, so
- * that on kafka-clients older than 4.1 (no {@code PluginMetrics}) nothing that loads with the
- * serde refers to it.
+ * that on kafka-clients older than 4.1 (no {@code PluginMetrics}) nothing that loads with the serde
+ * refers to it.
  */
 final class PluginMetricsBinding {
 
@@ -19,7 +19,6 @@ final class PluginMetricsBinding {
     counts.forEach(
         (name, doc, tags, counter) ->
             metrics.addMetric(
-                metrics.metricName(name, doc, tags),
-                (Measurable) (config, now) -> counter.sum()));
+                metrics.metricName(name, doc, tags), (Measurable) (config, now) -> counter.sum()));
   }
 }

@@ -26,8 +26,8 @@ import java.util.function.LongSupplier;
  *       merged partial polls can only spend the budget when the store is slow;
  *   <li>the window saw a retriable failure ({@code UNAVAILABLE}, or the inner deserializer threw)
  *       and the deserializer was then idle for more than {@link #IDLE_GAP_NANOS}, even with an
- *       interceptor (a poll that throws never reaches {@code onConsume}, so no boundary comes):
- *       the application's retry is a new poll. A failure alone does not start a new window: on
+ *       interceptor (a poll that throws never reaches {@code onConsume}, so no boundary comes): the
+ *       application's retry is a new poll. A failure alone does not start a new window: on
  *       kafka-clients 4.x one {@code poll} may go on deserializing other partitions' records after
  *       one failed, and a fresh budget there would hold that poll past its interval (found by
  *       {@code ChaosIT}). What follows a failure within the gap spends what is left of the window.

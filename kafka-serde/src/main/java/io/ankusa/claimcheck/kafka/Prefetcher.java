@@ -4,10 +4,10 @@ import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.Prefetch;
 import io.ankusa.claimcheck.RefFields;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,19 +25,19 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Fetches the claims of polled batches' refs into a claim check's shared reader ahead of the
- * application (verified, without a copy: see {@link Prefetch#fetch}), within a window of
- * {@code claimcheck.prefetch.max.bytes} that refills as the application reads the prefetched
- * claims; thread-safe.
+ * application (verified, without a copy: see {@link Prefetch#fetch}), within a window of {@code
+ * claimcheck.prefetch.max.bytes} that refills as the application reads the prefetched claims;
+ * thread-safe.
  *
- * <p>Each distinct ref of a batch is registered as a {@link Prefetch} ({@link
- * ClaimCheck#prefetch}: a pin in the reader's cache, PENDING) and queued, partitions interleaved;
- * {@link #drain} starts queued refs, oldest first, while the inflated bytes of the started,
- * unread ones fit the window (one always may start into an empty window). A started claim
- * stays pinned in the cache — never evicted — until the first lookup of it by anyone
- * else (the deserializer's), which ends the pin, frees its window bytes and starts the next;
- * a pin not read by its deadline (start + {@code claimcheck.read.deadline.ms}) is released
- * at the next drain, a failed prefetch at once. A ref the application reads before its turn
- * ends its PENDING pin and is never fetched by the prefetcher, so no claim is fetched twice.
+ * <p>Each distinct ref of a batch is registered as a {@link Prefetch} ({@link ClaimCheck#prefetch}:
+ * a pin in the reader's cache, PENDING) and queued, partitions interleaved; {@link #drain} starts
+ * queued refs, oldest first, while the inflated bytes of the started, unread ones fit the window
+ * (one always may start into an empty window). A started claim stays pinned in the cache — never
+ * evicted — until the first lookup of it by anyone else (the deserializer's), which ends the pin,
+ * frees its window bytes and starts the next; a pin not read by its deadline (start + {@code
+ * claimcheck.read.deadline.ms}) is released at the next drain, a failed prefetch at once. A ref the
+ * application reads before its turn ends its PENDING pin and is never fetched by the prefetcher, so
+ * no claim is fetched twice.
  *
  * <p>Invariants (under {@code lock}): {@code window} is the sum of the inflated bytes of items
  * taken from {@code pending} and not ended; {@code tracked} maps a key to its one item not ended,
@@ -227,7 +227,7 @@ final class Prefetcher {
         }
         return true;
       }
-      default -> { }
+      default -> {}
     }
     synchronized (lock) {
       if (item.ended || closed) { // read by the application as we reserved, or closed meanwhile
@@ -241,19 +241,20 @@ final class Prefetcher {
     started.increment();
     CompletableFuture<?> f = item.pin.fetch(item.pinnedUntil);
     running.add(f);
-    f.whenComplete((done, error) -> {
-      running.remove(f);
-      if (error == null) {
-        succeeded.increment();
-        return;
-      }
-      failed.increment();
-      item.pin.release(); // nothing cached: the deserializer fetches (and reports) it itself
-      synchronized (lock) {
-        end(item);
-      }
-      drain();
-    });
+    f.whenComplete(
+        (done, error) -> {
+          running.remove(f);
+          if (error == null) {
+            succeeded.increment();
+            return;
+          }
+          failed.increment();
+          item.pin.release(); // nothing cached: the deserializer fetches (and reports) it itself
+          synchronized (lock) {
+            end(item);
+          }
+          drain();
+        });
     return true;
   }
 
@@ -298,8 +299,8 @@ final class Prefetcher {
   }
 
   PrefetchingConsumer.Stats stats() {
-    return new PrefetchingConsumer.Stats(started.sum(), succeeded.sum(), failed.sum(),
-        skipped.sum(), malformed.sum(), unread.sum());
+    return new PrefetchingConsumer.Stats(
+        started.sum(), succeeded.sum(), failed.sum(), skipped.sum(), malformed.sum(), unread.sum());
   }
 
   /** A claim's stored range: refs naming one range are one claim to the reader. */

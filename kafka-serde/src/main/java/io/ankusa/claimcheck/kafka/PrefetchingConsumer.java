@@ -14,23 +14,23 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 
 /**
- * A byte-array {@link Consumer} that, on each {@link #poll}, starts redeeming every claim-check
- * ref in the returned batch concurrently, so the deserializer that runs afterwards finds the
- * claims in the shared reader's cache (or joins their fetches under way); exactly as thread-safe
- * as the consumer it wraps (a {@code KafkaConsumer}: one thread, plus {@link #wakeup()} from any).
+ * A byte-array {@link Consumer} that, on each {@link #poll}, starts redeeming every claim-check ref
+ * in the returned batch concurrently, so the deserializer that runs afterwards finds the claims in
+ * the shared reader's cache (or joins their fetches under way); exactly as thread-safe as the
+ * consumer it wraps (a {@code KafkaConsumer}: one thread, plus {@link #wakeup()} from any).
  *
  * <p>Without it, a consumer that deserializes a batch of {@code n} refs one after the other waits
  * {@code n} store round trips; with it, the batch costs about one round trip times {@code n /
- * claimcheck.read.max.inflight}. {@code poll} returns the delegate's records at once and
- * unchanged; prefetch failures are ignored here (the deserializer reports them with their
- * reason). A ref is recognised as the deserializer does ({@link ClaimCheckHeaders#carriesRef}):
- * values always, keys when {@code claimcheck.keys.enabled}.
+ * claimcheck.read.max.inflight}. {@code poll} returns the delegate's records at once and unchanged;
+ * prefetch failures are ignored here (the deserializer reports them with their reason). A ref is
+ * recognised as the deserializer does ({@link ClaimCheckHeaders#carriesRef}): values always, keys
+ * when {@code claimcheck.keys.enabled}.
  *
  * <p>It wraps {@code Consumer<byte[], byte[]>} only: it must see the raw bytes before any
  * deserializer runs. A plain consumer uses it like this, deserializing afterwards with a {@code
- * ClaimCheckDeserializer} configured from the same {@code claimcheck.*} keys (equal store
- * settings share one reader and cache in the process, which is what makes the prefetched bytes
- * visible to it):
+ * ClaimCheckDeserializer} configured from the same {@code claimcheck.*} keys (equal store settings
+ * share one reader and cache in the process, which is what makes the prefetched bytes visible to
+ * it):
  *
  * <pre>{@code
  * Consumer<byte[], byte[]> consumer = new PrefetchingConsumer(
@@ -44,13 +44,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * <p>Kafka Streams gets it through {@link ClaimCheckClientSupplier}.
  *
  * <p>Prefetch is bounded by bytes, not by the poll: at most {@code claimcheck.prefetch.max.bytes}
- * (default 32 MiB) of claims — counted as the bytes each occupies once inflated — are fetched
- * ahead of the application, and the window refills as the application deserializes them, so a
- * poll of 500 × 1 MiB refs is fetched progressively, a window ahead of the reader. A prefetched
- * claim stays pinned in the reader's cache until the deserializer reads it (or its deadline, {@code
- * claimcheck.read.deadline.ms}, passes unread: it is then released at the next poll or read), so
- * it is never evicted before it is read and never fetched twice; a ref the application reaches
- * before its turn is left to the deserializer. Pins are reserved within {@code
+ * (default 32 MiB) of claims — counted as the bytes each occupies once inflated — are fetched ahead
+ * of the application, and the window refills as the application deserializes them, so a poll of 500
+ * × 1 MiB refs is fetched progressively, a window ahead of the reader. A prefetched claim stays
+ * pinned in the reader's cache until the deserializer reads it (or its deadline, {@code
+ * claimcheck.read.deadline.ms}, passes unread: it is then released at the next poll or read), so it
+ * is never evicted before it is read and never fetched twice; a ref the application reaches before
+ * its turn is left to the deserializer. Pins are reserved within {@code
  * claimcheck.cache.max.bytes}, which every consumer of the process shares: while the cache has no
  * room left for pins, prefetch waits. A prefetch makes no copy and decompresses nothing: it
  * verifies the stored bytes once before the cache keeps them, as every fetch does, and the
@@ -68,11 +68,11 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
    *     read by the application before their turn, or still waiting for the window at their
    *     deadline
    * @param malformed marked values that are no ref (the deserializer refuses them)
-   * @param unread started redeems whose pinned claim was released without being read (its
-   *     deadline passed, or the consumer closed)
+   * @param unread started redeems whose pinned claim was released without being read (its deadline
+   *     passed, or the consumer closed)
    */
-  public record Stats(long started, long succeeded, long failed, long skipped, long malformed,
-      long unread) {}
+  public record Stats(
+      long started, long succeeded, long failed, long skipped, long malformed, long unread) {}
 
   private final ClaimCheck claimCheck;
   private final boolean ownsClaimCheck;
@@ -128,14 +128,16 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
   public boolean awaitPrefetch(Duration timeout) {
     long end = System.nanoTime() + timeout.toNanos();
     try {
-      for (List<CompletableFuture<?>> running = prefetcher.running(); !running.isEmpty();
+      for (List<CompletableFuture<?>> running = prefetcher.running();
+          !running.isEmpty();
           running = prefetcher.running()) {
         long left = end - System.nanoTime();
         if (left <= 0) {
           return false;
         }
         CompletableFuture.allOf(running.toArray(new CompletableFuture<?>[0]))
-            .handle((v, e) -> null).get(left, TimeUnit.NANOSECONDS);
+            .handle((v, e) -> null)
+            .get(left, TimeUnit.NANOSECONDS);
       }
       return true;
     } catch (InterruptedException e) {

@@ -60,9 +60,14 @@ final class ProducerErrors {
   /** What every call on a producer failed for good throws (null while it is not). */
   KafkaException failure() {
     Throwable f = fatal;
-    return f == null ? null : new KafkaException("this producer failed for good: " + f
-        + " was thrown while handing a record to the inner producer, whose state is now unknown;"
-        + " close it and create a new one", f);
+    return f == null
+        ? null
+        : new KafkaException(
+            "this producer failed for good: "
+                + f
+                + " was thrown while handing a record to the inner producer, whose state is now unknown;"
+                + " close it and create a new one",
+            f);
   }
 
   /** Takes the Errors noted for records numbered up to {@code mark}: one exception, or null. */
@@ -82,8 +87,13 @@ final class ProducerErrors {
     if (errors.length == 0) {
       return new KafkaException(more + " record(s) failed with an Error (not kept: see the log)");
     }
-    KafkaException e = new KafkaException(errors.length + (more > 0 ? " (and " + more + " more)" : "")
-        + " record(s) failed with an Error, the first: " + errors[0], errors[0]);
+    KafkaException e =
+        new KafkaException(
+            errors.length
+                + (more > 0 ? " (and " + more + " more)" : "")
+                + " record(s) failed with an Error, the first: "
+                + errors[0],
+            errors[0]);
     for (int i = 1; i < errors.length; i++) {
       e.addSuppressed(errors[i]);
     }

@@ -20,8 +20,8 @@ import org.apache.kafka.common.metrics.Metrics;
  * claimcheck-bytes-pending}, {@code claimcheck-records-pending}, {@code
  * claimcheck-checkin-latency-avg}/{@code -max} (ms, since start), {@code claimcheck-packs-total}
  * (check-in requests: PUTs when no pack goes multipart). Micrometer users bind them with {@code
- * KafkaClientMetrics}, as any Kafka client's; each pack written also reaches core's own
- * Micrometer timer {@code claimcheck.checkin}.
+ * KafkaClientMetrics}, as any Kafka client's; each pack written also reaches core's own Micrometer
+ * timer {@code claimcheck.checkin}.
  */
 final class ProducerMetrics implements AutoCloseable {
 
@@ -38,30 +38,41 @@ final class ProducerMetrics implements AutoCloseable {
     this.tags = Map.of("client-id", clientId);
     // Registered here, not through PluginMetrics: that interface exists only from kafka-clients
     // 4.1, and the producer must load on older clients.
-    counts.forEach((name, doc, extra, counter) -> {
-      Map<String, String> all = new LinkedHashMap<>(tags);
-      all.putAll(extra);
-      metrics.addMetric(metrics.metricName(name, GROUP, doc, all),
-          (Measurable) (config, now) -> counter.sum());
-    });
+    counts.forEach(
+        (name, doc, extra, counter) -> {
+          Map<String, String> all = new LinkedHashMap<>(tags);
+          all.putAll(extra);
+          metrics.addMetric(
+              metrics.metricName(name, GROUP, doc, all),
+              (Measurable) (config, now) -> counter.sum());
+        });
     gauge("claimcheck-packs-total", "Check-in requests made (one pack each).", packs::sum);
-    gauge("claimcheck-checkin-latency-avg", "Mean check-in latency, ms.",
+    gauge(
+        "claimcheck-checkin-latency-avg",
+        "Mean check-in latency, ms.",
         () -> packs.sum() == 0 ? 0 : packNanos.sum() / packs.sum() / 1_000_000);
-    gauge("claimcheck-checkin-latency-max", "Longest check-in latency, ms.",
+    gauge(
+        "claimcheck-checkin-latency-max",
+        "Longest check-in latency, ms.",
         () -> maxNanos.get() / 1_000_000);
   }
 
   /** Registers the gauges read from the producer's parts. */
   void bind(LongSupplier inflight, LongSupplier bytesPending, LongSupplier recordsPending) {
     gauge("claimcheck-uploads-inflight", "Check-ins (uploads) under way now.", inflight);
-    gauge("claimcheck-bytes-pending", "Value bytes accepted and not yet handed to the producer.",
+    gauge(
+        "claimcheck-bytes-pending",
+        "Value bytes accepted and not yet handed to the producer.",
         bytesPending);
-    gauge("claimcheck-records-pending", "Records accepted and not yet handed to the producer.",
+    gauge(
+        "claimcheck-records-pending",
+        "Records accepted and not yet handed to the producer.",
         recordsPending);
   }
 
   private void gauge(String name, String doc, LongSupplier value) {
-    metrics.addMetric(metrics.metricName(name, GROUP, doc, tags),
+    metrics.addMetric(
+        metrics.metricName(name, GROUP, doc, tags),
         (Measurable) (config, now) -> value.getAsLong());
   }
 

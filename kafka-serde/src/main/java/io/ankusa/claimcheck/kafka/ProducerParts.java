@@ -34,11 +34,12 @@ final class ProducerParts {
   /** A {@code KafkaProducer<byte[], byte[]>} from {@code configs} minus the claim-check keys. */
   static Producer<byte[], byte[]> kafkaProducer(Map<String, Object> configs) {
     Map<String, Object> kafka = new HashMap<>();
-    configs.forEach((k, v) -> {
-      if (!k.startsWith(ClaimCheckConfig.PREFIX)) {
-        kafka.put(k, v);
-      }
-    });
+    configs.forEach(
+        (k, v) -> {
+          if (!k.startsWith(ClaimCheckConfig.PREFIX)) {
+            kafka.put(k, v);
+          }
+        });
     return new KafkaProducer<>(kafka, new ByteArraySerializer(), new ByteArraySerializer());
   }
 
@@ -48,28 +49,35 @@ final class ProducerParts {
    * checks values in itself).
    */
   @SuppressWarnings("unchecked")
-  static <T> Serializer<T> serializer(Map<String, Object> configs, Serializer<T> given,
-      boolean isKey) {
-    String key = isKey ? ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG
-        : ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG;
+  static <T> Serializer<T> serializer(
+      Map<String, Object> configs, Serializer<T> given, boolean isKey) {
+    String key =
+        isKey
+            ? ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG
+            : ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG;
     if (given != null) {
       return given;
     }
     Object v = configs.get(key);
     if (v == null) {
-      throw new ConfigException(key, null, "missing: name the serializer of the records' "
-          + (isKey ? "keys" : "values"));
+      throw new ConfigException(
+          key, null, "missing: name the serializer of the records' " + (isKey ? "keys" : "values"));
     }
     Serializer<T> s;
     try {
-      s = v instanceof Class<?> c ? (Serializer<T>) Utils.newInstance(c)
-          : Utils.newInstance(v.toString().trim(), Serializer.class);
+      s =
+          v instanceof Class<?> c
+              ? (Serializer<T>) Utils.newInstance(c)
+              : Utils.newInstance(v.toString().trim(), Serializer.class);
     } catch (ClassNotFoundException | KafkaException | ClassCastException e) {
       throw new ConfigException(key, v, "not a Serializer class: " + e.getMessage());
     }
     if (s instanceof ClaimCheckSerializer) {
-      throw new ConfigException(key, v, "ClaimCheckProducer checks values in itself: name the "
-          + "inner serializer here (e.g. ByteArraySerializer)");
+      throw new ConfigException(
+          key,
+          v,
+          "ClaimCheckProducer checks values in itself: name the "
+              + "inner serializer here (e.g. ByteArraySerializer)");
     }
     s.configure(configs, isKey);
     return s;
@@ -77,7 +85,8 @@ final class ProducerParts {
 
   static String clientId(Map<String, ?> configs) {
     Object id = configs.get(ProducerConfig.CLIENT_ID_CONFIG);
-    return id != null && !id.toString().isBlank() ? id.toString()
+    return id != null && !id.toString().isBlank()
+        ? id.toString()
         : "claimcheck-producer-" + IDS.incrementAndGet();
   }
 

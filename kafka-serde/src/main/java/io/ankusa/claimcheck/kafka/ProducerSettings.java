@@ -33,18 +33,36 @@ record ProducerSettings(
 
   /** Adds the producer's keys to {@code def} (so the serde config knows them too). */
   static ConfigDef define(ConfigDef def) {
-    return def.define(ClaimCheckProducer.WRITE_BUFFER_BYTES, Type.LONG, DEFAULT_BUFFER_BYTES,
-            Range.atLeast(1), MEDIUM,
+    return def.define(
+            ClaimCheckProducer.WRITE_BUFFER_BYTES,
+            Type.LONG,
+            DEFAULT_BUFFER_BYTES,
+            Range.atLeast(1),
+            MEDIUM,
             "ClaimCheckProducer: the most value bytes waiting for their check-in; a send that "
                 + "finds no room blocks up to max.block.ms, then fails with a TimeoutException.")
-        .define(ClaimCheckProducer.WRITE_MAX_INFLIGHT, Type.INT, DEFAULT_MAX_INFLIGHT,
-            Range.between(1, 1024), MEDIUM,
+        .define(
+            ClaimCheckProducer.WRITE_MAX_INFLIGHT,
+            Type.INT,
+            DEFAULT_MAX_INFLIGHT,
+            Range.between(1, 1024),
+            MEDIUM,
             "ClaimCheckProducer: how many check-ins (uploads) run at once.")
-        .define(ClaimCheckProducer.WRITE_PACK_MAX_CLAIMS, Type.INT, 1, Range.between(1, 1000), LOW,
+        .define(
+            ClaimCheckProducer.WRITE_PACK_MAX_CLAIMS,
+            Type.INT,
+            1,
+            Range.between(1, 1000),
+            LOW,
             "ClaimCheckProducer: up to this many values waiting together are checked in as one "
                 + "pack (one PUT); 1 writes one pack per value.")
-        .define(ClaimCheckProducer.WRITE_PACK_MAX_BYTES, Type.LONG, 8L << 20, Range.atLeast(1),
-            LOW, "ClaimCheckProducer: a pack of several values stops growing at this many bytes.");
+        .define(
+            ClaimCheckProducer.WRITE_PACK_MAX_BYTES,
+            Type.LONG,
+            8L << 20,
+            Range.atLeast(1),
+            LOW,
+            "ClaimCheckProducer: a pack of several values stops growing at this many bytes.");
   }
 
   private static final ConfigDef OWN = define(new ConfigDef());
@@ -63,17 +81,21 @@ record ProducerSettings(
       throw new ConfigException(ProducerConfig.MAX_BLOCK_MS_CONFIG, maxBlock, "must be at least 0");
     }
     boolean transactional = configs.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG) != null;
-    return new ProducerSettings((Long) v.get(ClaimCheckProducer.WRITE_BUFFER_BYTES),
+    return new ProducerSettings(
+        (Long) v.get(ClaimCheckProducer.WRITE_BUFFER_BYTES),
         (Integer) v.get(ClaimCheckProducer.WRITE_MAX_INFLIGHT),
         (Integer) v.get(ClaimCheckProducer.WRITE_PACK_MAX_CLAIMS),
-        (Long) v.get(ClaimCheckProducer.WRITE_PACK_MAX_BYTES), maxBlock,
-        idempotent(configs, transactional), transactional, keyedPartitioning(configs));
+        (Long) v.get(ClaimCheckProducer.WRITE_PACK_MAX_BYTES),
+        maxBlock,
+        idempotent(configs, transactional),
+        transactional,
+        keyedPartitioning(configs));
   }
 
   /**
    * Kafka's rule: an explicit {@code enable.idempotence} wins; a transactional producer is
-   * idempotent; otherwise idempotence is on unless {@code acks} is 0 or 1, {@code retries} is 0
-   * or {@code max.in.flight.requests.per.connection} is over 5.
+   * idempotent; otherwise idempotence is on unless {@code acks} is 0 or 1, {@code retries} is 0 or
+   * {@code max.in.flight.requests.per.connection} is over 5.
    */
   private static boolean idempotent(Map<String, ?> configs, boolean transactional) {
     Object explicit = configs.get(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG);
@@ -84,7 +106,8 @@ record ProducerSettings(
       return true;
     }
     Object acks = configs.get(ProducerConfig.ACKS_CONFIG);
-    if (acks != null && !acks.toString().trim().equalsIgnoreCase("all")
+    if (acks != null
+        && !acks.toString().trim().equalsIgnoreCase("all")
         && !acks.toString().trim().equals("-1")) {
       return false;
     }
@@ -113,7 +136,11 @@ record ProducerSettings(
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "buffer %d B, %d uploads, packs of %d", bufferBytes,
-        maxInflight, packMaxClaims);
+    return String.format(
+        Locale.ROOT,
+        "buffer %d B, %d uploads, packs of %d",
+        bufferBytes,
+        maxInflight,
+        packMaxClaims);
   }
 }

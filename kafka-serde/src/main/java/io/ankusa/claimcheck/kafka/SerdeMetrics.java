@@ -1,7 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheckFailure;
-
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -13,9 +12,9 @@ import java.util.Map;
  *
  * <p>Metrics (each a cumulative total): {@code claimcheck-claimed-total} (values checked in, or
  * refs redeemed), {@code claimcheck-inline-total} (values passed through untouched) and {@code
- * claimcheck-failed-total} with a {@code reason} tag per {@link ClaimCheckFailure.Reason}.
- * Counting never throws and works whether or not the client binds plugin metrics; it costs the
- * thread that counts most a plain store ({@link Tally}), since an inline record must cost nothing.
+ * claimcheck-failed-total} with a {@code reason} tag per {@link ClaimCheckFailure.Reason}. Counting
+ * never throws and works whether or not the client binds plugin metrics; it costs the thread that
+ * counts most a plain store ({@link Tally}), since an inline record must cost nothing.
  */
 final class SerdeMetrics {
 
@@ -59,10 +58,16 @@ final class SerdeMetrics {
 
   /** Calls {@code each} with every count's name, doc, tags and counter. */
   void forEach(Each each) {
-    each.accept("claimcheck-claimed-total", "Records whose bytes were " + what + ".",
-        new LinkedHashMap<>(), claimed);
-    each.accept("claimcheck-inline-total", "Records passed through inline, untouched.",
-        new LinkedHashMap<>(), inline);
+    each.accept(
+        "claimcheck-claimed-total",
+        "Records whose bytes were " + what + ".",
+        new LinkedHashMap<>(),
+        claimed);
+    each.accept(
+        "claimcheck-inline-total",
+        "Records passed through inline, untouched.",
+        new LinkedHashMap<>(),
+        inline);
     for (Map.Entry<ClaimCheckFailure.Reason, Tally> e : failed.entrySet()) {
       LinkedHashMap<String, String> tags = new LinkedHashMap<>();
       tags.put("reason", e.getKey().name().toLowerCase(Locale.ROOT));

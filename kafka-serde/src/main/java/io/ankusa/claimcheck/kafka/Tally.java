@@ -9,10 +9,10 @@ import java.util.concurrent.atomic.LongAdder;
  * store; thread-safe.
  *
  * <p>A deserializer is nearly always driven by one thread (its consumer's poll thread), a
- * serializer often is (the one thread calling {@code send}), but either may be shared: a
- * producer shared by application threads, one serde object in a Kafka Streams topology serving
- * every stream thread. So the first thread to count becomes the owner, for good, and
- * counts in a field no other thread writes; every other thread counts in a {@link LongAdder}.
+ * serializer often is (the one thread calling {@code send}), but either may be shared: a producer
+ * shared by application threads, one serde object in a Kafka Streams topology serving every stream
+ * thread. So the first thread to count becomes the owner, for good, and counts in a field no other
+ * thread writes; every other thread counts in a {@link LongAdder}.
  *
  * <p>Invariants: {@code owner} is set at most once (by compare-and-set from null) and never
  * changes; only the owner writes {@code owned}, so its increment needs no atomic instruction; each

@@ -2,8 +2,8 @@ package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -20,17 +20,17 @@ import org.apache.kafka.common.KafkaException;
  * maxInflight} uploads at once, each a blocking {@link ClaimCheck#checkIn} (or {@link
  * ClaimCheck#checkInAll} for several values waiting together, when packing is on); thread-safe.
  *
- * <p>Invariants: every submitted record is taken from {@code waiting} by exactly one task, and
- * its outcome goes to the pipeline exactly once (a record already settled — failed by an abort, a
- * close or an earlier failure of its partition — is skipped without an upload); {@code inflight}
- * counts the uploads under way. The pool's threads are daemons; {@link #shutdown} stops them.
+ * <p>Invariants: every submitted record is taken from {@code waiting} by exactly one task, and its
+ * outcome goes to the pipeline exactly once (a record already settled — failed by an abort, a close
+ * or an earlier failure of its partition — is skipped without an upload); {@code inflight} counts
+ * the uploads under way. The pool's threads are daemons; {@link #shutdown} stops them.
  *
  * <p>Whatever a check-in throws, {@link Error}s included, its records are decided: an Error fails
  * them (a {@link KafkaException} whose cause it is, noted in {@link ProducerErrors} for {@code
  * flush}/{@code close}) as any failed check-in does, and is then rethrown on the upload thread,
  * which the pool replaces. The producer goes on: nothing of its state was touched when the Error
- * came, and the record never reached the inner producer. A record whose task cannot be started
- * (no thread: an {@code OutOfMemoryError}; a pool shut down by close) fails the same way.
+ * came, and the record never reached the inner producer. A record whose task cannot be started (no
+ * thread: an {@code OutOfMemoryError}; a pool shut down by close) fails the same way.
  */
 final class Uploader {
 
@@ -44,8 +44,14 @@ final class Uploader {
   private final AtomicInteger inflight = new AtomicInteger();
   private final ExecutorService pool;
 
-  Uploader(ClaimCheck claimCheck, CheckInPipeline pipeline, ProducerSettings settings,
-      ProducerMetrics metrics, ProducerErrors errors, Ticker ticker, String clientId) {
+  Uploader(
+      ClaimCheck claimCheck,
+      CheckInPipeline pipeline,
+      ProducerSettings settings,
+      ProducerMetrics metrics,
+      ProducerErrors errors,
+      Ticker ticker,
+      String clientId) {
     this.errors = errors;
     this.claimCheck = claimCheck;
     this.pipeline = pipeline;
@@ -53,12 +59,20 @@ final class Uploader {
     this.metrics = metrics;
     this.ticker = ticker;
     AtomicInteger n = new AtomicInteger();
-    this.pool = new ThreadPoolExecutor(settings.maxInflight(), settings.maxInflight(), 30,
-        TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "claimcheck-producer-" + clientId + "-upload-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+    this.pool =
+        new ThreadPoolExecutor(
+            settings.maxInflight(),
+            settings.maxInflight(),
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t =
+                  new Thread(
+                      r, "claimcheck-producer-" + clientId + "-upload-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
     ((ThreadPoolExecutor) pool).allowCoreThreadTimeOut(true);
   }
 
@@ -87,7 +101,8 @@ final class Uploader {
     List<PendingRecord> pack = new ArrayList<>();
     long bytes = 0;
     PendingRecord r;
-    while (pack.size() < settings.packMaxClaims() && (r = waiting.peek()) != null
+    while (pack.size() < settings.packMaxClaims()
+        && (r = waiting.peek()) != null
         && (pack.isEmpty() || bytes + r.valueBytes() <= settings.packMaxBytes())) {
       if (!waiting.remove(r)) {
         continue; // another task took it
@@ -149,12 +164,19 @@ final class Uploader {
     }
   }
 
-  /** The staged record with its value replaced by {@code ref}, marked as the serializer marks it. */
-  private static ProducerRecord<byte[], byte[]> withRef(ProducerRecord<byte[], byte[]> staged,
-      ClaimRef ref) {
+  /**
+   * The staged record with its value replaced by {@code ref}, marked as the serializer marks it.
+   */
+  private static ProducerRecord<byte[], byte[]> withRef(
+      ProducerRecord<byte[], byte[]> staged, ClaimRef ref) {
     byte[] value = ClaimEmit.ref(staged.headers(), false, ref);
-    return new ProducerRecord<>(staged.topic(), staged.partition(), staged.timestamp(),
-        staged.key(), value, staged.headers());
+    return new ProducerRecord<>(
+        staged.topic(),
+        staged.partition(),
+        staged.timestamp(),
+        staged.key(),
+        value,
+        staged.headers());
   }
 
   /** Stops the pool: waits up to {@code timeoutNanos} for running uploads, then interrupts them. */

@@ -7,8 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.apache.kafka.common.errors.InterruptException;
 
 /**
- * The byte budget of values a {@link ClaimCheckProducer} holds before they reach the inner
- * producer ({@code claimcheck.write.buffer.bytes}); thread-safe.
+ * The byte budget of values a {@link ClaimCheckProducer} holds before they reach the inner producer
+ * ({@code claimcheck.write.buffer.bytes}); thread-safe.
  *
  * <p>Invariants: {@code used} is the sum of every reservation not yet released, guarded by {@code
  * lock}; {@code used <= capacity} except for one reservation larger than the whole capacity, which
@@ -30,8 +30,8 @@ final class WriteBuffer {
 
   /**
    * Reserves {@code bytes}, waiting until {@code deadlineNanos} (on the ticker) for room; returns
-   * false when the deadline passed first. Throws Kafka's {@link InterruptException} (flag
-   * restored) when interrupted.
+   * false when the deadline passed first. Throws Kafka's {@link InterruptException} (flag restored)
+   * when interrupted.
    */
   boolean reserve(long bytes, long deadlineNanos) {
     lock.lock();

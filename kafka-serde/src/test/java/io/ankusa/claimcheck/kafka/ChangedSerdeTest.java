@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Kafka Streams' own {@code Change} format around the claim-check serde (issue 15): a {@code
  * KTable#groupBy} repartition record is written by {@code ChangedSerializer}, which calls our
- * serializer for the new and then the old value with one {@code Headers} object, and read by
- * {@code ChangedDeserializer}, which hands each part to our deserializer with those headers. The
- * marker the one part left must never make the other unreadable.
+ * serializer for the new and then the old value with one {@code Headers} object, and read by {@code
+ * ChangedDeserializer}, which hands each part to our deserializer with those headers. The marker
+ * the one part left must never make the other unreadable.
  */
 class ChangedSerdeTest {
 
@@ -55,17 +55,18 @@ class ChangedSerdeTest {
   }
 
   /**
-   * A value of a kind: null, small (inline), large (checked in), or small but starting with the
-   * ref magic (an inline payload that looks like the start of a ref).
+   * A value of a kind: null, small (inline), large (checked in), or small but starting with the ref
+   * magic (an inline payload that looks like the start of a ref).
    */
   private static byte[] value(String kind, long seed) {
-    byte[] b = switch (kind) {
-      case "null" -> null;
-      case "small" -> new byte[THRESHOLD / 3];
-      case "large" -> new byte[THRESHOLD * 7];
-      case "magic" -> new byte[THRESHOLD / 2];
-      default -> throw new IllegalArgumentException(kind);
-    };
+    byte[] b =
+        switch (kind) {
+          case "null" -> null;
+          case "small" -> new byte[THRESHOLD / 3];
+          case "large" -> new byte[THRESHOLD * 7];
+          case "magic" -> new byte[THRESHOLD / 2];
+          default -> throw new IllegalArgumentException(kind);
+        };
     if (b != null) {
       new Random(seed).nextBytes(b);
       if (kind.equals("magic")) {
@@ -79,9 +80,20 @@ class ChangedSerdeTest {
 
   @ParameterizedTest(name = "new {0}, old {1}")
   @CsvSource({
-    "small, large", "large, small", "large, large", "small, small",
-    "null, large", "large, null", "null, small", "small, null",
-    "magic, large", "large, magic", "magic, small", "small, magic", "magic, null", "null, magic"
+    "small, large",
+    "large, small",
+    "large, large",
+    "small, small",
+    "null, large",
+    "large, null",
+    "null, small",
+    "small, null",
+    "magic, large",
+    "large, magic",
+    "magic, small",
+    "small, magic",
+    "magic, null",
+    "null, magic"
   })
   void bothValuesOfAChangeRoundTripByteForByteThroughOneHeaders(String newKind, String oldKind) {
     byte[] newValue = value(newKind, 1);
@@ -100,7 +112,9 @@ class ChangedSerdeTest {
     assertThat(headers.lastHeader("trace-id").value()).containsExactly(7);
   }
 
-  /** Each part as a deserializer meets it alone (arrays and buffers), under the record's headers. */
+  /**
+   * Each part as a deserializer meets it alone (arrays and buffers), under the record's headers.
+   */
   @ParameterizedTest(name = "{0} under the marker a large value left")
   @CsvSource({"small", "magic"})
   void aSmallValueUnderAMarkerALargeOneLeftIsInline(String kind) {

@@ -30,11 +30,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * once over the claim-check serde (the default serdes: repartition topics, stores, changelogs and
  * output), once over plain bytes as the reference. Each record goes to one of {@link #SLOTS} slots
  * (a {@code KTable}: a slot's value is replaced), the slots are grouped by {@code slot % GROUPS}
- * and {@code aggregate(adder, subtractor)} keeps per group the count, the id sum and the CRC sum
- * of the slots' values — so each repartition record is a {@code Change} of two chaos values, one
+ * and {@code aggregate(adder, subtractor)} keeps per group the count, the id sum and the CRC sum of
+ * the slots' values — so each repartition record is a {@code Change} of two chaos values, one
  * either side of the threshold as often as not, and the aggregates cross it too (an odd count is
- * padded past it). Both branches see the same records in the same order, so their final
- * aggregates must be byte-identical; stateless, the topology it builds is confined to its app.
+ * padded past it). Both branches see the same records in the same order, so their final aggregates
+ * must be byte-identical; stateless, the topology it builds is confined to its app.
  */
 final class ChaosAggregate {
 
@@ -55,8 +55,8 @@ final class ChaosAggregate {
   }
 
   /** One branch: {@code values} null for the default (claim-check) serde. */
-  private static KStream<String, byte[]> branch(KStream<String, byte[]> in, String name,
-      Serde<byte[]> values, ChaosLedger ledger) {
+  private static KStream<String, byte[]> branch(
+      KStream<String, byte[]> in, String name, Serde<byte[]> values, ChaosLedger ledger) {
     Materialized<String, byte[], KeyValueStore<Bytes, byte[]>> slotStore =
         Materialized.<String, byte[], KeyValueStore<Bytes, byte[]>>as(name + "-slots")
             .withCachingDisabled();
@@ -69,13 +69,14 @@ final class ChaosAggregate {
       sumStore = sumStore.withKeySerde(Serdes.String()).withValueSerde(values);
       grouped = Grouped.with(name + "-groups", Serdes.String(), values);
     }
-    KTable<String, byte[]> slots = in
-        .selectKey((k, v) -> "s" + Math.floorMod(Long.parseLong(k), SLOTS))
-        .toTable(slotStore);
+    KTable<String, byte[]> slots =
+        in.selectKey((k, v) -> "s" + Math.floorMod(Long.parseLong(k), SLOTS)).toTable(slotStore);
     return slots
-        .groupBy((slot, v) -> KeyValue.pair(
-            "g" + Integer.parseInt(slot.substring(1)) % GROUPS, v), grouped)
-        .aggregate(() -> sum(0, 0, 0),
+        .groupBy(
+            (slot, v) -> KeyValue.pair("g" + Integer.parseInt(slot.substring(1)) % GROUPS, v),
+            grouped)
+        .aggregate(
+            () -> sum(0, 0, 0),
             (group, v, agg) -> plus(agg, v, 1, ledger),
             (group, v, agg) -> plus(agg, v, -1, ledger),
             sumStore)
@@ -105,12 +106,12 @@ final class ChaosAggregate {
   }
 
   /**
-   * Reads both output topics (committed records only) until their latest aggregates agree and
-   * have not changed for {@code quiet}, or {@code timeout} passed; returns {claim-checked,
-   * reference}, each group → aggregate.
+   * Reads both output topics (committed records only) until their latest aggregates agree and have
+   * not changed for {@code quiet}, or {@code timeout} passed; returns {claim-checked, reference},
+   * each group → aggregate.
    */
-  static List<Map<String, byte[]>> settle(Map<String, Object> claimedConfig,
-      String bootstrap, Duration quiet, Duration timeout) {
+  static List<Map<String, byte[]>> settle(
+      Map<String, Object> claimedConfig, String bootstrap, Duration quiet, Duration timeout) {
     Map<String, Object> plain = new HashMap<>();
     plain.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     plain.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -120,8 +121,8 @@ final class ChaosAggregate {
     Map<String, byte[]> got = new TreeMap<>();
     Map<String, byte[]> ref = new TreeMap<>();
     try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(claimed);
-        KafkaConsumer<String, byte[]> r = new KafkaConsumer<>(plain, new StringDeserializer(),
-            new ByteArrayDeserializer())) {
+        KafkaConsumer<String, byte[]> r =
+            new KafkaConsumer<>(plain, new StringDeserializer(), new ByteArrayDeserializer())) {
       assign(c, OUT);
       assign(r, REFERENCE);
       long end = System.nanoTime() + timeout.toNanos();
@@ -139,8 +140,8 @@ final class ChaosAggregate {
   }
 
   private static void assign(KafkaConsumer<String, byte[]> c, String topic) {
-    List<TopicPartition> parts = c.partitionsFor(topic).stream()
-        .map(p -> new TopicPartition(topic, p.partition())).toList();
+    List<TopicPartition> parts =
+        c.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
     c.assign(parts);
     c.seekToBeginning(parts);
   }

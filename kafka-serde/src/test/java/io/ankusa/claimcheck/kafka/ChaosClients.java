@@ -31,10 +31,17 @@ final class ChaosClients {
    * failed UNAVAILABLE during an outage of every store is no loss when the app retries it — and
    * counts every retry by reason.
    */
-  static void produce(Map<String, Object> config, String topic, ChaosLedger ledger,
-      AtomicLong next, long count, LongUnaryOperator dueNanos, AtomicBoolean stop) {
+  static void produce(
+      Map<String, Object> config,
+      String topic,
+      ChaosLedger ledger,
+      AtomicLong next,
+      long count,
+      LongUnaryOperator dueNanos,
+      AtomicBoolean stop) {
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config)) {
-      for (long id = next.getAndIncrement(); id < count && !stop.get();
+      for (long id = next.getAndIncrement();
+          id < count && !stop.get();
           id = next.getAndIncrement()) {
         long wait = dueNanos.applyAsLong(id) - System.nanoTime();
         if (wait > 0) {
@@ -48,9 +55,11 @@ final class ChaosClients {
             break;
           } catch (java.util.concurrent.ExecutionException | KafkaException e) {
             Throwable cause = e instanceof KafkaException ? e : e.getCause();
-            ClaimCheckException claim = ClaimCheckDeserializationExceptionHandler.claimFailure(cause);
-            ChaosLedger.count(ledger.sendRetries, claim != null
-                ? "claim " + claim.reason() : cause.getClass().getSimpleName());
+            ClaimCheckException claim =
+                ClaimCheckDeserializationExceptionHandler.claimFailure(cause);
+            ChaosLedger.count(
+                ledger.sendRetries,
+                claim != null ? "claim " + claim.reason() : cause.getClass().getSimpleName());
             Thread.sleep(Math.min(1000, 100L << Math.min(attempt, 4)));
           }
         }
@@ -66,35 +75,45 @@ final class ChaosClients {
    * batch, and records what would drop it from its group: a gap between polls past {@code
    * max.poll.interval.ms}, a failed commit, lost partitions.
    */
-  static void consume(Map<String, Object> config, String topic, String kind, ChaosLedger ledger,
-      long maxPollIntervalMs, AtomicBoolean stop) {
+  static void consume(
+      Map<String, Object> config,
+      String topic,
+      String kind,
+      ChaosLedger ledger,
+      long maxPollIntervalMs,
+      AtomicBoolean stop) {
     try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config)) {
-      consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
-        @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-          ChaosLedger.count(ledger.membership, kind + " revoked");
-        }
+      consumer.subscribe(
+          List.of(topic),
+          new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+              ChaosLedger.count(ledger.membership, kind + " revoked");
+            }
 
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-          ChaosLedger.count(ledger.membership, kind + " assigned");
-        }
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+              ChaosLedger.count(ledger.membership, kind + " assigned");
+            }
 
-        @Override
-        public void onPartitionsLost(Collection<TopicPartition> partitions) {
-          ChaosLedger.count(ledger.membership, kind + " lost");
-          ledger.dropped.add(String.format("%.1fs %s lost %s", ledger.seconds(System.nanoTime()),
-              kind, partitions));
-        }
-      });
+            @Override
+            public void onPartitionsLost(Collection<TopicPartition> partitions) {
+              ChaosLedger.count(ledger.membership, kind + " lost");
+              ledger.dropped.add(
+                  String.format(
+                      "%.1fs %s lost %s", ledger.seconds(System.nanoTime()), kind, partitions));
+            }
+          });
       long lastPoll = 0;
       while (!stop.get()) {
         long now = System.nanoTime();
         if (lastPoll != 0) {
           ledger.pollGap(now - lastPoll);
           if (now - lastPoll > maxPollIntervalMs * 1_000_000L) {
-            ledger.dropped.add(String.format("%.1fs %s: %d ms between polls",
-                ledger.seconds(now), kind, (now - lastPoll) / 1_000_000));
+            ledger.dropped.add(
+                String.format(
+                    "%.1fs %s: %d ms between polls",
+                    ledger.seconds(now), kind, (now - lastPoll) / 1_000_000));
           }
         }
         lastPoll = now;
@@ -102,8 +121,9 @@ final class ChaosClients {
         try {
           for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
             ledger.consumed(kind, Long.parseLong(r.key()), r.value());
-            if ("plain".equals(kind)) ledger.positions.putIfAbsent(Long.parseLong(r.key()),
-                new long[] {r.partition(), r.offset()});
+            if ("plain".equals(kind))
+              ledger.positions.putIfAbsent(
+                  Long.parseLong(r.key()), new long[] {r.partition(), r.offset()});
             any = true;
           }
         } catch (RecordDeserializationException e) {
@@ -122,8 +142,10 @@ final class ChaosClients {
         try {
           consumer.commitSync(Duration.ofSeconds(2));
         } catch (CommitFailedException e) {
-          ledger.dropped.add(String.format("%.1fs %s: commit failed: %s",
-              ledger.seconds(System.nanoTime()), kind, e.getMessage()));
+          ledger.dropped.add(
+              String.format(
+                  "%.1fs %s: commit failed: %s",
+                  ledger.seconds(System.nanoTime()), kind, e.getMessage()));
         } catch (KafkaException e) {
           ChaosLedger.count(ledger.membership, kind + " commit " + e.getClass().getSimpleName());
         }

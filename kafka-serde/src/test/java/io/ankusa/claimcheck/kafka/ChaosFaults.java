@@ -1,5 +1,7 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
+import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.Fault;
 import io.ankusa.claimcheck.testkit.FaultProxy;
@@ -8,14 +10,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.TreeSet;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
-import io.ankusa.claimcheck.ref.PackId;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -39,8 +39,12 @@ final class ChaosFaults {
   record Store(String name, String bucket, FaultProxy proxy) {}
 
   /** What a fault needs besides its stores: the broker and a raw client of the S3 server. */
-  record World(EmbeddedKafka kafka, S3AsyncClient rawS3, ChaosLedger ledger,
-      KafkaConsumer<String, byte[]> replay, String topic) {}
+  record World(
+      EmbeddedKafka kafka,
+      S3AsyncClient rawS3,
+      ChaosLedger ledger,
+      KafkaConsumer<String, byte[]> replay,
+      String topic) {}
 
   /** Switches a fault on; returns what switches it off, or null when it cannot be on yet. */
   interface Injector {
@@ -50,43 +54,50 @@ final class ChaosFaults {
   /** One kind of fault: {@code perStore} kinds hit one store or both, the others the world. */
   record Kind(String name, boolean perStore, Injector injector) {}
 
-  static final List<Kind> KINDS = List.of(
-      proxy("down", (p, r) -> p.down()),
-      proxy("hang", (p, r) -> p.hang(millis(r, 3_000, 6_000))),
-      proxy("slow", (p, r) -> p.hang(millis(r, 100, 600))),
-      proxy("503-slowdown", (p, r) -> p.throttle503SlowDown(Duration.ofSeconds(1))),
-      proxy("429", (p, r) -> p.throttle429()),
-      proxy("403", (p, r) -> p.forbidden403()),
-      proxy("reset", (p, r) -> p.reset()),
-      proxy("500", (p, r) -> p.inject(Fault.serverError())),
-      proxy("fail-twice-500", (p, r) -> p.failTimes(2, Fault.serverError())),
-      proxy("html-404", (p, r) -> p.inject(Fault.htmlNotFound())),
-      rearmed("corrupt-body", p -> p.failTimes(1, Fault.corruptBody(), "GET")),
-      new Kind("corrupt-object", false, ChaosFaults::corruptObject),
-      new Kind("broker-restart", false, ChaosFaults::restartBroker));
+  static final List<Kind> KINDS =
+      List.of(
+          proxy("down", (p, r) -> p.down()),
+          proxy("hang", (p, r) -> p.hang(millis(r, 3_000, 6_000))),
+          proxy("slow", (p, r) -> p.hang(millis(r, 100, 600))),
+          proxy("503-slowdown", (p, r) -> p.throttle503SlowDown(Duration.ofSeconds(1))),
+          proxy("429", (p, r) -> p.throttle429()),
+          proxy("403", (p, r) -> p.forbidden403()),
+          proxy("reset", (p, r) -> p.reset()),
+          proxy("500", (p, r) -> p.inject(Fault.serverError())),
+          proxy("fail-twice-500", (p, r) -> p.failTimes(2, Fault.serverError())),
+          proxy("html-404", (p, r) -> p.inject(Fault.htmlNotFound())),
+          rearmed("corrupt-body", p -> p.failTimes(1, Fault.corruptBody(), "GET")),
+          new Kind("corrupt-object", false, ChaosFaults::corruptObject),
+          new Kind("broker-restart", false, ChaosFaults::restartBroker));
 
   private ChaosFaults() {}
 
   /** A persistent proxy fault, switched off by clearing the proxy. */
   static Kind proxy(String name, BiConsumer<FaultProxy, Random> on) {
-    return new Kind(name, true, (w, stores, r) -> {
-      stores.forEach(s -> on.accept(s.proxy(), r));
-      return () -> stores.forEach(s -> s.proxy().clear());
-    });
+    return new Kind(
+        name,
+        true,
+        (w, stores, r) -> {
+          stores.forEach(s -> on.accept(s.proxy(), r));
+          return () -> stores.forEach(s -> s.proxy().clear());
+        });
   }
 
   /** A one-shot proxy fault (fail-n-times) armed again every second of its window. */
   static Kind rearmed(String name, Consumer<FaultProxy> arm) {
-    return new Kind(name, true, (w, stores, r) -> {
-      java.util.concurrent.ScheduledExecutorService timer =
-          java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
-      timer.scheduleWithFixedDelay(
-          () -> stores.forEach(s -> arm.accept(s.proxy())), 0, 1, TimeUnit.SECONDS);
-      return () -> {
-        timer.shutdownNow();
-        stores.forEach(s -> s.proxy().clear());
-      };
-    });
+    return new Kind(
+        name,
+        true,
+        (w, stores, r) -> {
+          java.util.concurrent.ScheduledExecutorService timer =
+              java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+          timer.scheduleWithFixedDelay(
+              () -> stores.forEach(s -> arm.accept(s.proxy())), 0, 1, TimeUnit.SECONDS);
+          return () -> {
+            timer.shutdownNow();
+            stores.forEach(s -> s.proxy().clear());
+          };
+        });
   }
 
   static Duration millis(Random r, int min, int max) {
@@ -126,8 +137,11 @@ final class ChaosFaults {
     }
     List<byte[]> originals = new ArrayList<>();
     for (Store t : holding) {
-      originals.add(w.rawS3().getObject(b -> b.bucket(t.bucket()).key(key),
-          AsyncResponseTransformer.toBytes()).join().asByteArray());
+      originals.add(
+          w.rawS3()
+              .getObject(b -> b.bucket(t.bucket()).key(key), AsyncResponseTransformer.toBytes())
+              .join()
+              .asByteArray());
     }
     String names = holding.stream().map(Store::name).collect(Collectors.joining("+"));
     ChaosLedger.Window window = w.ledger().corrupting(pack, names);
@@ -137,15 +151,30 @@ final class ChaosFaults {
       put(w, holding.get(i), key, altered);
     }
     for (Store t : holding) { // the altered bytes are what the S3 server now serves
-      byte[] now = w.rawS3().getObject(b -> b.bucket(t.bucket()).key(key),
-          AsyncResponseTransformer.toBytes()).join().asByteArray();
+      byte[] now =
+          w.rawS3()
+              .getObject(b -> b.bucket(t.bucket()).key(key), AsyncResponseTransformer.toBytes())
+              .join()
+              .asByteArray();
       if (java.util.Arrays.equals(now, originals.get(holding.indexOf(t)))) {
-        w.ledger().fault("harness-error", "corrupt-object: " + t.name() + " still serves the "
-            + "original " + key);
+        w.ledger()
+            .fault(
+                "harness-error",
+                "corrupt-object: " + t.name() + " still serves the " + "original " + key);
       }
     }
-    w.ledger().fault("corrupt-object", "corrupt-object: record " + id + ", " + names + " "
-        + key + " (" + originals.get(0).length + " bytes)");
+    w.ledger()
+        .fault(
+            "corrupt-object",
+            "corrupt-object: record "
+                + id
+                + ", "
+                + names
+                + " "
+                + key
+                + " ("
+                + originals.get(0).length
+                + " bytes)");
     long gets = all.stream().mapToLong(st -> st.proxy().requestCount("GET")).sum();
     replay(w, id, false);
     long storeGets = all.stream().mapToLong(st -> st.proxy().requestCount("GET")).sum() - gets;
@@ -160,9 +189,9 @@ final class ChaosFaults {
   }
 
   /**
-   * Reads record {@code id} of the input topic through the product's deserializer: once (while
-   * its object is corrupted), or until it arrives (after the restore; not within 20 s is a
-   * violation). Every outcome is counted; a value that arrives is verified byte for byte.
+   * Reads record {@code id} of the input topic through the product's deserializer: once (while its
+   * object is corrupted), or until it arrives (after the restore; not within 20 s is a violation).
+   * Every outcome is counted; a value that arrives is verified byte for byte.
    */
   private static void replay(World w, long id, boolean untilRead) {
     String phase = untilRead ? "after restore" : "while corrupted";
@@ -193,13 +222,20 @@ final class ChaosFaults {
     }
     ChaosLedger.count(w.ledger().replays, phase + " no answer");
     if (untilRead) {
-      w.ledger().unreadableAfterRestore.add("record " + id + " (pack " + w.ledger().packs.get(id)
-          + ") not read within 20 s of its restore");
+      w.ledger()
+          .unreadableAfterRestore
+          .add(
+              "record "
+                  + id
+                  + " (pack "
+                  + w.ledger().packs.get(id)
+                  + ") not read within 20 s of its restore");
     }
   }
 
   private static void put(World w, Store store, String key, byte[] bytes) {
-    w.rawS3().putObject(b -> b.bucket(store.bucket()).key(key), AsyncRequestBody.fromBytes(bytes))
+    w.rawS3()
+        .putObject(b -> b.bucket(store.bucket()).key(key), AsyncRequestBody.fromBytes(bytes))
         .join();
   }
 
@@ -209,8 +245,8 @@ final class ChaosFaults {
   }
 
   /**
-   * Runs the schedule until {@code untilNanos}: gap, fault on, window, fault off, and again. Returns
-   * with every fault off (the broker up, every proxy cleared), also when interrupted.
+   * Runs the schedule until {@code untilNanos}: gap, fault on, window, fault off, and again.
+   * Returns with every fault off (the broker up, every proxy cleared), also when interrupted.
    */
   static void run(World w, List<Store> stores, List<Kind> kinds, Random r, long untilNanos) {
     List<Kind> bag = new ArrayList<>();
@@ -236,9 +272,17 @@ final class ChaosFaults {
           continue;
         }
         if (!kind.name().equals("corrupt-object")) {
-          w.ledger().fault(kind.name(), kind.name() + (kind.perStore() ? " on "
-              + targets.stream().map(Store::name).collect(Collectors.joining("+")) : "")
-              + " for " + window + " ms");
+          w.ledger()
+              .fault(
+                  kind.name(),
+                  kind.name()
+                      + (kind.perStore()
+                          ? " on "
+                              + targets.stream().map(Store::name).collect(Collectors.joining("+"))
+                          : "")
+                      + " for "
+                      + window
+                      + " ms");
         }
         try {
           Thread.sleep(window);

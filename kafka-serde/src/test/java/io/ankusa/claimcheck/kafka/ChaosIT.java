@@ -1,15 +1,14 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.internal.ReaderAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.internal.cache.ClaimCache;
 import io.ankusa.claimcheck.internal.reader.StoreStats;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.FaultProxy;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -55,9 +54,9 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
  * pass-through, and a repartitioning {@code groupBy(...).aggregate(adder, subtractor)} whose values
  * cross the threshold both ways, checked against the same aggregation over plain bytes: {@link
  * ChaosAggregate}) work on a real KRaft broker and two S3 stores (two buckets of one S3Proxy, each
- * behind its own fault proxy) while {@link ChaosFaults} switches faults on and off; then the invariants are checked and the
- * figures printed. {@code -Dchaos.seed} replays a schedule; {@code -Dchaos.minutes} and {@code
- * -Dchaos.records} make the run longer.
+ * behind its own fault proxy) while {@link ChaosFaults} switches faults on and off; then the
+ * invariants are checked and the figures printed. {@code -Dchaos.seed} replays a schedule; {@code
+ * -Dchaos.minutes} and {@code -Dchaos.records} make the run longer.
  */
 class ChaosIT {
 
@@ -74,7 +73,8 @@ class ChaosIT {
     long seed = longProperty("chaos.seed", new SecureRandom().nextLong());
     double minutes = doubleProperty("chaos.minutes", 0.85);
     long records = longProperty("chaos.records", Math.round(400 * minutes));
-    System.out.printf("CHAOS seed=%d minutes=%s records=%d (replay: -Dchaos.seed=%d)%n",
+    System.out.printf(
+        "CHAOS seed=%d minutes=%s records=%d (replay: -Dchaos.seed=%d)%n",
         seed, minutes, records, seed);
     ChaosLedger ledger = new ChaosLedger(seed);
     ChaosLedger.current = ledger;
@@ -94,8 +94,10 @@ class ChaosIT {
       kafka.createTopic(ChaosAggregate.OUT, 2);
       kafka.createTopic(ChaosAggregate.REFERENCE, 2);
       Map<String, Object> cc = claimCheck(s3, proxyA, bucketA, proxyB, bucketB);
-      List<ChaosFaults.Store> stores = List.of(
-          new ChaosFaults.Store("A", bucketA, proxyA), new ChaosFaults.Store("B", bucketB, proxyB));
+      List<ChaosFaults.Store> stores =
+          List.of(
+              new ChaosFaults.Store("A", bucketA, proxyA),
+              new ChaosFaults.Store("B", bucketB, proxyB));
       try (ClaimCheck probe = ClaimCheck.open(cc)) { // shares the clients' reader
         ClaimCache<?> cache = ChaosRecorders.cacheOf(ReaderAccess.of(probe));
         streams = streams(kafka, cc, ledger);
@@ -106,24 +108,45 @@ class ChaosIT {
         AtomicLong next = new AtomicLong();
         List<Future<?>> producers = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-          producers.add(threads.submit(() -> ChaosClients.produce(producer(kafka, cc), IN, ledger,
-              next, records, id -> start + id * spacing, stop)));
+          producers.add(
+              threads.submit(
+                  () ->
+                      ChaosClients.produce(
+                          producer(kafka, cc),
+                          IN,
+                          ledger,
+                          next,
+                          records,
+                          id -> start + id * spacing,
+                          stop)));
         }
         List<Future<?>> consumers = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-          consumers.add(threads.submit(() -> ChaosClients.consume(consumer(kafka, cc, "chaos-plain"),
-              IN, "plain", ledger, MAX_POLL_INTERVAL_MS, stop)));
+          consumers.add(
+              threads.submit(
+                  () ->
+                      ChaosClients.consume(
+                          consumer(kafka, cc, "chaos-plain"),
+                          IN,
+                          "plain",
+                          ledger,
+                          MAX_POLL_INTERVAL_MS,
+                          stop)));
         }
         Map<String, Object> outConfig = consumer(kafka, cc, "chaos-out");
         outConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        consumers.add(threads.submit(() -> ChaosClients.consume(outConfig, OUT, "streams-out",
-            ledger, MAX_POLL_INTERVAL_MS, stop)));
-        threads.submit(() -> {
-          while (!stop.get()) {
-            ledger.maxCacheBytes.accumulateAndGet(settledCacheBytes(cache), Math::max);
-            sleepQuietly(100);
-          }
-        });
+        consumers.add(
+            threads.submit(
+                () ->
+                    ChaosClients.consume(
+                        outConfig, OUT, "streams-out", ledger, MAX_POLL_INTERVAL_MS, stop)));
+        threads.submit(
+            () -> {
+              while (!stop.get()) {
+                ledger.maxCacheBytes.accumulateAndGet(settledCacheBytes(cache), Math::max);
+                sleepQuietly(100);
+              }
+            });
 
         Map<String, Object> replayConfig = consumer(kafka, cc, null);
         replayConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
@@ -142,8 +165,12 @@ class ChaosIT {
         }
         long drained = System.nanoTime();
         // The groupBy aggregation: both branches done, and agreeing, for 5 s.
-        List<Map<String, byte[]>> sums = ChaosAggregate.settle(consumer(kafka, cc, null),
-            kafka.bootstrapServers(), Duration.ofSeconds(5), Duration.ofSeconds(90));
+        List<Map<String, byte[]>> sums =
+            ChaosAggregate.settle(
+                consumer(kafka, cc, null),
+                kafka.bootstrapServers(),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(90));
 
         // Clients still up and idle: every permit given back, nothing running or queued.
         int admitted = -1;
@@ -162,14 +189,29 @@ class ChaosIT {
           c.get(1, TimeUnit.MINUTES);
         }
         Set<Long> dlqIds = deadLetterIds(kafka);
-        long slotsExpected = ledger.produced.stream().filter(id -> !dlqIds.contains(id))
-            .map(id -> Math.floorMod(id, ChaosAggregate.SLOTS)).distinct().count();
+        long slotsExpected =
+            ledger.produced.stream()
+                .filter(id -> !dlqIds.contains(id))
+                .map(id -> Math.floorMod(id, ChaosAggregate.SLOTS))
+                .distinct()
+                .count();
         long slotsCounted = sums.get(0).values().stream().mapToLong(ChaosAggregate::count).sum();
         boolean sumsEqual = ChaosAggregate.same(sums.get(0), sums.get(1));
-        String aggregate = String.format("%d groups, byte-identical to the reference: %s, slots"
-            + " counted %d of %d", sums.get(0).size(), sumsEqual, slotsCounted, slotsExpected);
-        String report = report(ledger, records, (chaosOver - start) / 1e9,
-            (drained - chaosOver) / 1e9, admitted, stats, cache.maxBytes(), dlqIds, aggregate);
+        String aggregate =
+            String.format(
+                "%d groups, byte-identical to the reference: %s, slots" + " counted %d of %d",
+                sums.get(0).size(), sumsEqual, slotsCounted, slotsExpected);
+        String report =
+            report(
+                ledger,
+                records,
+                (chaosOver - start) / 1e9,
+                (drained - chaosOver) / 1e9,
+                admitted,
+                stats,
+                cache.maxBytes(),
+                dlqIds,
+                aggregate);
         System.out.println(report);
         Files.writeString(Path.of("target", "chaos-report-" + seed + ".txt"), report);
 
@@ -185,8 +227,7 @@ class ChaosIT {
         assertThat(lostPlain).as("lost by the plain group, " + replay).isEmpty();
         assertThat(lostStreams).as("lost by the Streams app, " + replay).isEmpty();
         assertThat(lostAggregate).as("lost by the groupBy aggregation, " + replay).isEmpty();
-        assertThat(sums.get(0)).as("groupBy aggregates, " + replay)
-            .hasSize(ChaosAggregate.GROUPS);
+        assertThat(sums.get(0)).as("groupBy aggregates, " + replay).hasSize(ChaosAggregate.GROUPS);
         assertThat(sumsEqual).as("groupBy aggregates equal to the reference's, " + replay).isTrue();
         assertThat(slotsCounted).as("slots in the aggregates, " + replay).isEqualTo(slotsExpected);
         assertThat(ledger.altered).as("altered, " + replay).isEmpty();
@@ -194,11 +235,13 @@ class ChaosIT {
             .as("final answers (skip / dead-letter) while the claim was readable, " + replay)
             .isEmpty();
         assertThat(ledger.unreadableAfterRestore)
-            .as("claims not readable again after their object was restored, " + replay).isEmpty();
+            .as("claims not readable again after their object was restored, " + replay)
+            .isEmpty();
         assertThat(ledger.dropped).as("members dropped from their group, " + replay).isEmpty();
         assertThat(admitted).as("reader permits still admitted, " + replay).isZero();
         assertThat(idle(stats)).as("reader idle at the end " + stats + ", " + replay).isTrue();
-        assertThat(ledger.maxCacheBytes.get()).as("cache bytes, " + replay)
+        assertThat(ledger.maxCacheBytes.get())
+            .as("cache bytes, " + replay)
             .isLessThanOrEqualTo(cache.maxBytes());
       }
     } finally {
@@ -271,7 +314,9 @@ class ChaosIT {
     m.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     m.put(ConsumerConfig.GROUP_ID_CONFIG, group);
     m.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    m.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ChaosRecorders.Deserializer.class.getName());
+    m.put(
+        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+        ChaosRecorders.Deserializer.class.getName());
     m.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     m.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     m.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) MAX_POLL_INTERVAL_MS);
@@ -290,12 +335,15 @@ class ChaosIT {
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
     p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, ClaimCheckSerde.class.getName());
-    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+    p.put(
+        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
         ChaosRecorders.DeadLetterHandler.class.getName());
     p.put(ClaimCheckDeserializationExceptionHandler.DLQ_TOPIC, DLQ);
-    p.put(StreamsConfig.mainConsumerPrefix("interceptor.classes"),
+    p.put(
+        StreamsConfig.mainConsumerPrefix("interceptor.classes"),
         ClaimCheckConsumerInterceptor.class.getName());
-    p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG),
+    p.put(
+        StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG),
         (int) MAX_POLL_INTERVAL_MS);
     p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 20);
     // A replaced thread's member must expire before its replacement gets the partitions back.
@@ -305,17 +353,20 @@ class ChaosIT {
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
     StreamsBuilder builder = new StreamsBuilder();
-    KStream<String, byte[]> in = builder.<String, byte[]>stream(IN)
-        .peek((k, v) -> ledger.consumed("streams", Long.parseLong(k), v));
+    KStream<String, byte[]> in =
+        builder.<String, byte[]>stream(IN)
+            .peek((k, v) -> ledger.consumed("streams", Long.parseLong(k), v));
     in.to(OUT);
     ChaosAggregate.build(in, ledger);
     KafkaStreams s = new KafkaStreams(builder.build(p), p);
-    s.setUncaughtExceptionHandler(e -> {
-      ClaimCheckException claim = ClaimCheckDeserializationExceptionHandler.claimFailure(e);
-      ChaosLedger.count(ledger.streamsThreadFailures,
-          claim != null ? "claim " + claim.reason() : rootCause(e).getClass().getSimpleName());
-      return StreamThreadExceptionResponse.REPLACE_THREAD;
-    });
+    s.setUncaughtExceptionHandler(
+        e -> {
+          ClaimCheckException claim = ClaimCheckDeserializationExceptionHandler.claimFailure(e);
+          ChaosLedger.count(
+              ledger.streamsThreadFailures,
+              claim != null ? "claim " + claim.reason() : rootCause(e).getClass().getSimpleName());
+          return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
     return s;
   }
 
@@ -349,49 +400,74 @@ class ChaosIT {
     return ids;
   }
 
-  private static String report(ChaosLedger l, long records, double chaosSeconds,
-      double drainSeconds, int admitted, Map<Integer, StoreStats> stats, long cacheMax,
-      Set<Long> dlqIds, String aggregate) {
+  private static String report(
+      ChaosLedger l,
+      long records,
+      double chaosSeconds,
+      double drainSeconds,
+      int admitted,
+      Map<Integer, StoreStats> stats,
+      long cacheMax,
+      Set<Long> dlqIds,
+      String aggregate) {
     StringBuilder b = new StringBuilder();
     b.append("\n==================== CHAOS REPORT ====================\n");
     b.append(String.format("seed                 %d  (replay: -Dchaos.seed=%d)%n", l.seed, l.seed));
     b.append(String.format("chaos / drain        %.1f s / %.1f s%n", chaosSeconds, drainSeconds));
     b.append(String.format("records planned      %d%n", records));
-    b.append(String.format("records produced     %d (acknowledged), send retries %s%n",
-        l.produced.size(), ChaosLedger.sums(l.sendRetries)));
+    b.append(
+        String.format(
+            "records produced     %d (acknowledged), send retries %s%n",
+            l.produced.size(), ChaosLedger.sums(l.sendRetries)));
     for (String kind : List.of("plain", "streams", "streams-out", ChaosAggregate.KIND, "replay")) {
-      b.append(String.format("%-20s consumed %d, verified byte for byte %d distinct%s%n",
-          kind, l.consumed.containsKey(kind) ? l.consumed.get(kind).sum() : 0,
-          l.verified(kind).size(), kind.equals("replay") ? " (corrupted records, read again)"
-              : ", lost " + missing(l.produced, l.verified(kind)).size()));
+      b.append(
+          String.format(
+              "%-20s consumed %d, verified byte for byte %d distinct%s%n",
+              kind,
+              l.consumed.containsKey(kind) ? l.consumed.get(kind).sum() : 0,
+              l.verified(kind).size(),
+              kind.equals("replay")
+                  ? " (corrupted records, read again)"
+                  : ", lost " + missing(l.produced, l.verified(kind)).size()));
     }
     b.append(String.format("groupBy aggregate    %s%n", aggregate));
-    b.append(String.format("altered              %d %s%n", l.altered.size(),
-        l.altered.stream().limit(5).toList()));
+    b.append(
+        String.format(
+            "altered              %d %s%n",
+            l.altered.size(), l.altered.stream().limit(5).toList()));
     b.append(String.format("faults injected      %s%n", ChaosLedger.sums(l.faults)));
     b.append(String.format("claim failures seen  %s%n", ChaosLedger.sums(l.claimFailures)));
-    b.append(String.format("final answers        %d, excused (deliberate corruption) %d%n",
-        l.finalAnswers.size(), l.finalAnswers.stream().filter(l::excused).count()));
+    b.append(
+        String.format(
+            "final answers        %d, excused (deliberate corruption) %d%n",
+            l.finalAnswers.size(), l.finalAnswers.stream().filter(l::excused).count()));
     List<String> unexcused = l.unexcusedFinalAnswers();
     b.append(String.format("  NOT excused        %d%n", unexcused.size()));
     unexcused.stream().limit(20).forEach(s -> b.append("    ").append(s).append('\n'));
-    b.append(String.format("dead-lettered        %d records in %s: %s%n", dlqIds.size(), DLQ,
-        dlqIds));
+    b.append(
+        String.format("dead-lettered        %d records in %s: %s%n", dlqIds.size(), DLQ, dlqIds));
     b.append(String.format("corruption windows   %d%n", l.corruptions.size()));
     for (ChaosLedger.Window w : l.corruptions) {
-      b.append(String.format("    pack %s on %s %.1fs..%.1fs%n", w.pack, w.store,
-          l.seconds(w.start), w.end == 0 ? Double.NaN : l.seconds(w.end)));
+      b.append(
+          String.format(
+              "    pack %s on %s %.1fs..%.1fs%n",
+              w.pack, w.store, l.seconds(w.start), w.end == 0 ? Double.NaN : l.seconds(w.end)));
     }
-    b.append(String.format("replays of corrupted  %s, not readable after restore %s%n",
-        ChaosLedger.sums(l.replays), l.unreadableAfterRestore));
+    b.append(
+        String.format(
+            "replays of corrupted  %s, not readable after restore %s%n",
+            ChaosLedger.sums(l.replays), l.unreadableAfterRestore));
     b.append(String.format("streams thread fails %s%n", ChaosLedger.sums(l.streamsThreadFailures)));
     b.append(String.format("group membership     %s%n", ChaosLedger.sums(l.membership)));
-    b.append(String.format("max gap between polls %d ms (max.poll.interval.ms %d)%n",
-        l.maxPollGapNanos.get() / 1_000_000, MAX_POLL_INTERVAL_MS));
+    b.append(
+        String.format(
+            "max gap between polls %d ms (max.poll.interval.ms %d)%n",
+            l.maxPollGapNanos.get() / 1_000_000, MAX_POLL_INTERVAL_MS));
     b.append(String.format("members dropped      %d %s%n", l.dropped.size(), l.dropped));
     b.append(String.format("reader               admitted %d, stats %s%n", admitted, stats));
-    b.append(String.format("cache                max %d bytes of bound %d%n",
-        l.maxCacheBytes.get(), cacheMax));
+    b.append(
+        String.format(
+            "cache                max %d bytes of bound %d%n", l.maxCacheBytes.get(), cacheMax));
     b.append("fault log:\n");
     l.faultLog.forEach(s -> b.append("  ").append(s).append('\n'));
     b.append("======================================================\n");
@@ -403,8 +479,9 @@ class ChaosIT {
         .endpointOverride(s3.endpoint())
         .region(Region.of(s3.region()))
         .forcePathStyle(true)
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
         .httpClientBuilder(NettyNioAsyncHttpClient.builder())
         .build();
   }
@@ -416,14 +493,15 @@ class ChaosIT {
 
   private static double doubleProperty(String name, double otherwise) {
     String v = System.getProperty(name);
-    return v == null || v.isBlank() || v.startsWith("${") ? otherwise
+    return v == null || v.isBlank() || v.startsWith("${")
+        ? otherwise
         : Double.parseDouble(v.trim());
   }
 
   /**
    * The cache's weight, read again a moment later when over the bound: the bound holds once the
-   * puts under way return (each adds its claim, then evicts), so a reading taken in the middle of
-   * a put may be over by that claim; an overshoot still there 20 ms later is a real breach.
+   * puts under way return (each adds its claim, then evicts), so a reading taken in the middle of a
+   * put may be over by that claim; an overshoot still there 20 ms later is a real breach.
    */
   private static long settledCacheBytes(ClaimCache<?> cache) {
     long w = cache.weightedSize();

@@ -30,7 +30,8 @@ final class ChaosLedger {
   static final long SLACK_NANOS = TimeUnit.SECONDS.toNanos(3);
 
   /** A final answer seen by {@code surface} for record {@code id} (or -1) in pack {@code pack}. */
-  record FinalAnswer(String surface, long id, String pack, String reason, long at, String message) {}
+  record FinalAnswer(
+      String surface, long id, String pack, String reason, long at, String message) {}
 
   /** A pack object that held altered bytes from {@code start} to {@code end} (0 while open). */
   static final class Window {
@@ -71,8 +72,10 @@ final class ChaosLedger {
   final Map<String, LongAdder> replays = new ConcurrentSkipListMap<>();
   final List<String> unreadableAfterRestore = new CopyOnWriteArrayList<>();
   final Map<Long, Long> deadLettered = new ConcurrentHashMap<>();
+
   /** Record id → the pack its ref names (as a consumer of the input topic redeemed it). */
   final Map<Long, String> packs = new ConcurrentHashMap<>();
+
   /** Record id → where it is in the input topic: partition and offset. */
   final Map<Long, long[]> positions = new ConcurrentHashMap<>();
 
@@ -142,17 +145,26 @@ final class ChaosLedger {
     Map<String, List<FinalAnswer>> groups = new TreeMap<>();
     for (FinalAnswer a : finalAnswers) {
       if (!excused(a)) {
-        groups.computeIfAbsent(a.surface() + " pack " + a.pack() + " " + a.reason(),
-            k -> new ArrayList<>()).add(a);
+        groups
+            .computeIfAbsent(
+                a.surface() + " pack " + a.pack() + " " + a.reason(), k -> new ArrayList<>())
+            .add(a);
       }
     }
     List<String> out = new ArrayList<>();
-    groups.forEach((k, list) -> {
-      FinalAnswer first = list.get(0);
-      out.add(String.format("%s (record %d): %d times, %.1fs..%.1fs: %s", k, first.id(),
-          list.size(), seconds(first.at()), seconds(list.get(list.size() - 1).at()),
-          first.message()));
-    });
+    groups.forEach(
+        (k, list) -> {
+          FinalAnswer first = list.get(0);
+          out.add(
+              String.format(
+                  "%s (record %d): %d times, %.1fs..%.1fs: %s",
+                  k,
+                  first.id(),
+                  list.size(),
+                  seconds(first.at()),
+                  seconds(list.get(list.size() - 1).at()),
+                  first.message()));
+        });
     return out;
   }
 

@@ -12,8 +12,8 @@ import org.apache.kafka.streams.errors.ErrorHandlerContext;
 /**
  * The chaos run's taps on the product: a deserializer and a Streams deserialization exception
  * handler that behave exactly like the product's (they call it) and record every claim-check
- * failure into {@link ChaosLedger#current}, and a probe of the reader's cache; stateless apart
- * from the ledger, thread-safe.
+ * failure into {@link ChaosLedger#current}, and a probe of the reader's cache; stateless apart from
+ * the ledger, thread-safe.
  */
 final class ChaosRecorders {
 
@@ -55,7 +55,9 @@ final class ChaosRecorders {
         byte[] value = super.deserialize(topic, headers, data);
         ChaosLedger ledger = ChaosLedger.current;
         String pack = value == data ? null : packOf(data);
-        if (ledger != null && pack != null && ChaosIT.IN.equals(topic)
+        if (ledger != null
+            && pack != null
+            && ChaosIT.IN.equals(topic)
             && value.length >= ChaosValue.HEADER) {
           ledger.packs.put(java.nio.ByteBuffer.wrap(value).getLong(4), pack);
         }

@@ -7,12 +7,11 @@ import java.util.zip.CRC32;
 
 /**
  * The values of a chaos run: each embeds its own id and a checksum of its body, and is fully
- * determined by (run seed, id), so a consumer verifies it byte for byte; stateless and
- * thread-safe.
+ * determined by (run seed, id), so a consumer verifies it byte for byte; stateless and thread-safe.
  *
- * <p>Layout: magic (4), id (8), body length (4), CRC32 of the body (8), body (seeded random
- * bytes). About one value in seven is inline (below the 1 KiB threshold); the others are
- * log-uniform between 1 KiB and 300 KiB.
+ * <p>Layout: magic (4), id (8), body length (4), CRC32 of the body (8), body (seeded random bytes).
+ * About one value in seven is inline (below the 1 KiB threshold); the others are log-uniform
+ * between 1 KiB and 300 KiB.
  */
 final class ChaosValue {
 
@@ -65,20 +64,32 @@ final class ChaosValue {
       int length = b.getInt();
       long crc = b.getLong();
       if (magic != MAGIC || embeddedId != id || length != value.length - HEADER) {
-        return "header: magic " + Integer.toHexString(magic) + " id " + embeddedId + " body "
-            + length + " of " + (value.length - HEADER);
+        return "header: magic "
+            + Integer.toHexString(magic)
+            + " id "
+            + embeddedId
+            + " body "
+            + length
+            + " of "
+            + (value.length - HEADER);
       }
       CRC32 actual = new CRC32();
       actual.update(value, HEADER, length);
       if (actual.getValue() != crc) {
-        return "body checksum " + Long.toHexString(actual.getValue()) + " != embedded "
+        return "body checksum "
+            + Long.toHexString(actual.getValue())
+            + " != embedded "
             + Long.toHexString(crc);
       }
     }
     byte[] expected = of(seed, id);
     if (!Arrays.equals(expected, value)) {
-      return "bytes differ: " + value.length + " bytes, expected " + expected.length
-          + ", first difference at " + Arrays.mismatch(expected, value);
+      return "bytes differ: "
+          + value.length
+          + " bytes, expected "
+          + expected.length
+          + ", first difference at "
+          + Arrays.mismatch(expected, value);
     }
     return null;
   }

@@ -37,10 +37,10 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.junit.jupiter.api.Test;
 
 /**
- * A real Kafka Streams application built with {@link ClaimCheckClientSupplier} against the
- * embedded broker and S3 server: its main consumer is the prefetching one, configured from the
- * top-level {@code claimcheck.*} keys, and a processor that redeems each ref through a claim
- * check opened with the same keys gets every value byte-identical with one store GET per ref.
+ * A real Kafka Streams application built with {@link ClaimCheckClientSupplier} against the embedded
+ * broker and S3 server: its main consumer is the prefetching one, configured from the top-level
+ * {@code claimcheck.*} keys, and a processor that redeems each ref through a claim check opened
+ * with the same keys gets every value byte-identical with one store GET per ref.
  */
 class ClaimCheckClientSupplierIT {
 
@@ -106,8 +106,13 @@ class ClaimCheckClientSupplierIT {
       Capturing supplier = new Capturing();
       try (ClaimCheck processorSide = ClaimCheck.open(cc)) {
         builder.stream(in, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
-            .mapValues(v -> processorSide.redeem(RefCodec.decode(v),
-                processorSide.ticker().read() + Duration.ofSeconds(30).toNanos()).join())
+            .mapValues(
+                v ->
+                    processorSide
+                        .redeem(
+                            RefCodec.decode(v),
+                            processorSide.ticker().read() + Duration.ofSeconds(30).toNanos())
+                        .join())
             .to(out, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
         try (KafkaStreams streams = new KafkaStreams(builder.build(), props, supplier)) {
           streams.start();
@@ -116,7 +121,8 @@ class ClaimCheckClientSupplierIT {
           for (ConsumerRecord<byte[], byte[]> r : got) {
             assertThat(r.value()).isEqualTo(value(r.key()[0]));
           }
-          assertThat(supplier.mainConsumers).hasSize(1)
+          assertThat(supplier.mainConsumers)
+              .hasSize(1)
               .allMatch(c -> c instanceof PrefetchingConsumer);
           PrefetchingConsumer.Stats stats =
               ((PrefetchingConsumer) supplier.mainConsumers.get(0)).stats();
@@ -143,7 +149,8 @@ class ClaimCheckClientSupplierIT {
       proxy.resetCounts();
       Properties props = streamsProps(kafka, cc);
       // No supplier in code: Streams reads it from its config (default.client.supplier).
-      props.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, ClaimCheckClientSupplier.class.getName());
+      props.put(
+          StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, ClaimCheckClientSupplier.class.getName());
 
       // The topology passes the refs through untouched: nothing but a prefetch reads the store.
       StreamsBuilder builder = new StreamsBuilder();
@@ -161,7 +168,8 @@ class ClaimCheckClientSupplierIT {
     }
   }
 
-  private static Map<String, Object> claimCheckConfig(EmbeddedS3 s3, FaultProxy proxy, String bucket) {
+  private static Map<String, Object> claimCheckConfig(
+      EmbeddedS3 s3, FaultProxy proxy, String bucket) {
     Map<String, Object> cc = new HashMap<>();
     cc.put("claimcheck.stores", "s3://" + bucket);
     cc.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
@@ -175,9 +183,11 @@ class ClaimCheckClientSupplierIT {
   /** Checks REFS values in and sends their refs (marked) to partition 0 of {@code in}. */
   private static void produceRefs(EmbeddedKafka kafka, String in, Map<String, Object> cc) {
     try (ClaimCheck producerSide = ClaimCheck.open(cc);
-        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-            new ByteArraySerializer(), new ByteArraySerializer())) {
+        KafkaProducer<byte[], byte[]> producer =
+            new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new ByteArraySerializer(),
+                new ByteArraySerializer())) {
       for (int i = 0; i < REFS; i++) {
         ClaimRef ref = producerSide.checkIn(value(i));
         ProducerRecord<byte[], byte[]> r =
@@ -194,8 +204,8 @@ class ClaimCheckClientSupplierIT {
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, "prefetch-" + UUID.randomUUID());
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    props.put(StreamsConfig.STATE_DIR_CONFIG,
-        Files.createTempDirectory("streams-prefetch").toString());
+    props.put(
+        StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("streams-prefetch").toString());
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 500);
     props.putAll(cc); // top level: the serde and the supplier's consumer both see them
@@ -204,11 +214,17 @@ class ClaimCheckClientSupplierIT {
 
   private static List<ConsumerRecord<byte[], byte[]>> readOut(EmbeddedKafka kafka, String out) {
     List<ConsumerRecord<byte[], byte[]>> got = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
-        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-            ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-        new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<byte[], byte[]> c =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest"),
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
       c.subscribe(List.of(out));
       long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (got.size() < REFS && System.nanoTime() < until) {

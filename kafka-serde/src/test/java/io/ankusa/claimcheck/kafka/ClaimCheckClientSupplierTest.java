@@ -90,7 +90,8 @@ class ClaimCheckClientSupplierTest {
     p.put("claimcheck.stores", "faulty:" + name); // top level, as the serde reads it
     p.put("consumer.claimcheck.read.deadline.ms", "5000"); // consumer override, prefix stripped
     Map<String, Object> mainConfig = streamsConfig(p).getMainConsumerConfigs("app", "c", 0);
-    assertThat(mainConfig).containsEntry("claimcheck.stores", "faulty:" + name)
+    assertThat(mainConfig)
+        .containsEntry("claimcheck.stores", "faulty:" + name)
         .containsEntry("claimcheck.read.deadline.ms", "5000");
 
     ClaimRef ref;
@@ -98,15 +99,27 @@ class ClaimCheckClientSupplierTest {
       ref = producer.checkIn(new byte[] {1, 2, 3});
     }
     Mocks mocks = new Mocks();
-    try (Consumer<byte[], byte[]> main = new ClaimCheckClientSupplier(mocks).getConsumer(mainConfig)) {
+    try (Consumer<byte[], byte[]> main =
+        new ClaimCheckClientSupplier(mocks).getConsumer(mainConfig)) {
       assertThat(main).isInstanceOf(PrefetchingConsumer.class);
       MockConsumer<byte[], byte[]> mock = mocks.consumers.get(0);
       mock.assign(List.of(tp));
       mock.updateBeginningOffsets(Map.of(tp, 0L));
       RecordHeaders h = new RecordHeaders();
       ClaimCheckHeaders.mark(h, false);
-      mock.addRecord(new ConsumerRecord<>(tp.topic(), 0, 0, 0L, TimestampType.CREATE_TIME, -1, -1,
-          null, RefCodec.encode(ref), h, Optional.empty()));
+      mock.addRecord(
+          new ConsumerRecord<>(
+              tp.topic(),
+              0,
+              0,
+              0L,
+              TimestampType.CREATE_TIME,
+              -1,
+              -1,
+              null,
+              RefCodec.encode(ref),
+              h,
+              Optional.empty()));
       assertThat(main.poll(Duration.ZERO).count()).isEqualTo(1);
       assertThat(MemoryStores.named(name).count(Op.GET)).isEqualTo(1);
       assertThat(((PrefetchingConsumer) main).awaitPrefetch(Duration.ofSeconds(10))).isTrue();
@@ -117,7 +130,8 @@ class ClaimCheckClientSupplierTest {
 
   @Test
   void withoutClaimCheckStoresTheMainConsumerIsRefusedByKeyAndClosed() {
-    Map<String, Object> mainConfig = streamsConfig(new Properties()).getMainConsumerConfigs("app", "c", 0);
+    Map<String, Object> mainConfig =
+        streamsConfig(new Properties()).getMainConsumerConfigs("app", "c", 0);
     Mocks mocks = new Mocks();
     assertThatThrownBy(() -> new ClaimCheckClientSupplier(mocks).getConsumer(mainConfig))
         .isInstanceOf(ConfigException.class)

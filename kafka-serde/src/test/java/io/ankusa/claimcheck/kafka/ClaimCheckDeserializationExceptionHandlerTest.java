@@ -1,7 +1,5 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.ClaimCheckFailure;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -196,17 +194,23 @@ class ClaimCheckDeserializationExceptionHandlerTest {
     // Retriable: always fail, whatever the choice.
     assertThat(handler("dlq", "continue").handle(context, record, failure(Reason.UNAVAILABLE)))
         .isEqualTo(fail);
-    assertThat(handler(null, "continue").handle(
-            (org.apache.kafka.streams.processor.ProcessorContext) null, record,
-            failure(Reason.UNAVAILABLE)))
+    assertThat(
+            handler(null, "continue")
+                .handle(
+                    (org.apache.kafka.streams.processor.ProcessorContext) null,
+                    record,
+                    failure(Reason.UNAVAILABLE)))
         .isEqualTo(fail);
     // Final with a dead-letter topic but no explicit choice: 4.1+ would dead-letter and continue;
     // older Streams cannot dead-letter, so the record is not skipped.
     assertThat(handler("dlq", null).handle(context, record, failure(Reason.NOT_FOUND)))
         .isEqualTo(fail);
-    assertThat(handler("dlq", null).handle(
-            (org.apache.kafka.streams.processor.ProcessorContext) null, record,
-            failure(Reason.CORRUPT)))
+    assertThat(
+            handler("dlq", null)
+                .handle(
+                    (org.apache.kafka.streams.processor.ProcessorContext) null,
+                    record,
+                    failure(Reason.CORRUPT)))
         .isEqualTo(fail);
     // Final and explicitly continue: skipped.
     assertThat(handler(null, "continue").handle(context, record, failure(Reason.REFUSED)))

@@ -65,8 +65,8 @@ class ClaimCheckProducerErrorTest {
     }
 
     @Override
-    public synchronized Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> r,
-        Callback callback) {
+    public synchronized Future<RecordMetadata> send(
+        ProducerRecord<byte[], byte[]> r, Callback callback) {
       if (throwFor.test(r)) {
         throw error;
       }
@@ -110,12 +110,18 @@ class ClaimCheckProducerErrorTest {
     return m;
   }
 
-  private ClaimCheckProducer<String, byte[]> producer(Map<String, Object> config,
-      boolean autoComplete) {
+  private ClaimCheckProducer<String, byte[]> producer(
+      Map<String, Object> config, boolean autoComplete) {
     mock = new Inner(autoComplete);
-    ClaimCheckProducer<String, byte[]> p = new ClaimCheckProducer<>(mock, config,
-        new StringSerializer(), new ByteArraySerializer(), c -> gated = new GatedClaimCheck(c),
-        new DrivenTicker(), () -> 1_000L);
+    ClaimCheckProducer<String, byte[]> p =
+        new ClaimCheckProducer<>(
+            mock,
+            config,
+            new StringSerializer(),
+            new ByteArraySerializer(),
+            c -> gated = new GatedClaimCheck(c),
+            new DrivenTicker(),
+            () -> 1_000L);
     opened.add(p);
     return p;
   }
@@ -162,7 +168,9 @@ class ClaimCheckProducerErrorTest {
   /** Asserts {@code f} fails within the bound with an exception whose root cause is {@code e}. */
   private static void failsWith(Future<RecordMetadata> f, Throwable e) {
     assertThatThrownBy(() -> f.get(BOUND_S, TimeUnit.SECONDS))
-        .isInstanceOf(ExecutionException.class).rootCause().isSameAs(e);
+        .isInstanceOf(ExecutionException.class)
+        .rootCause()
+        .isSameAs(e);
   }
 
   /** Runs {@code call} in another thread; it must return (or throw) within the bound. */
@@ -175,10 +183,16 @@ class ClaimCheckProducerErrorTest {
   }
 
   private static double bytesPending(ClaimCheckProducer<?, ?> p) {
-    return (double) p.metrics().entrySet().stream()
-        .filter(e -> e.getKey().name().equals("claimcheck-bytes-pending")
-            && e.getKey().group().equals(ProducerMetrics.GROUP))
-        .findFirst().orElseThrow().getValue().metricValue();
+    return (double)
+        p.metrics().entrySet().stream()
+            .filter(
+                e ->
+                    e.getKey().name().equals("claimcheck-bytes-pending")
+                        && e.getKey().group().equals(ProducerMetrics.GROUP))
+            .findFirst()
+            .orElseThrow()
+            .getValue()
+            .metricValue();
   }
 
   @Test
@@ -197,7 +211,9 @@ class ClaimCheckProducerErrorTest {
     assertThat(seen.get()).isInstanceOf(KafkaException.class).hasCause(oom);
     failsWith(behind, oom); // idempotence: nothing of partition 0 goes after a failed record
     assertThat(ok(elsewhere)).isNotNull();
-    assertThatThrownBy(() -> bounded(p::flush)).isInstanceOf(KafkaException.class).cause()
+    assertThatThrownBy(() -> bounded(p::flush))
+        .isInstanceOf(KafkaException.class)
+        .cause()
         .isSameAs(oom);
     assertThat(bytesPending(p)).isEqualTo(0.0);
     assertThat(handedOn()).containsExactly(3);
@@ -220,13 +236,16 @@ class ClaimCheckProducerErrorTest {
     gated.throwing(1, oom);
     Future<RecordMetadata> broken = p.send(to(0, big(1)));
     gated.open(1);
-    assertThatThrownBy(() -> bounded(p::commitTransaction)).isInstanceOf(KafkaException.class)
+    assertThatThrownBy(() -> bounded(p::commitTransaction))
+        .isInstanceOf(KafkaException.class)
         .hasMessageContaining("abort");
     failsWith(broken, oom);
     bounded(p::abortTransaction);
     assertThat(mock.transactionAborted()).isTrue();
     assertThatThrownBy(() -> bounded(() -> p.close(Duration.ofSeconds(BOUND_S))))
-        .isInstanceOf(KafkaException.class).cause().isSameAs(oom);
+        .isInstanceOf(KafkaException.class)
+        .cause()
+        .isSameAs(oom);
     assertThat(mock.closed()).isTrue();
   }
 
@@ -244,17 +263,25 @@ class ClaimCheckProducerErrorTest {
     failsWith(broken, oom);
     failsWith(behind, oom);
     failsWith(waiting, oom);
-    assertThatThrownBy(() -> p.send(to(2, small(4)))).isInstanceOf(KafkaException.class)
-        .hasMessageContaining("failed for good").cause().isSameAs(oom);
-    assertThatThrownBy(() -> bounded(p::flush)).isInstanceOf(KafkaException.class).cause()
+    assertThatThrownBy(() -> p.send(to(2, small(4))))
+        .isInstanceOf(KafkaException.class)
+        .hasMessageContaining("failed for good")
+        .cause()
         .isSameAs(oom);
-    assertThatThrownBy(() -> bounded(p::flush)).isInstanceOf(KafkaException.class)
+    assertThatThrownBy(() -> bounded(p::flush))
+        .isInstanceOf(KafkaException.class)
+        .cause()
+        .isSameAs(oom);
+    assertThatThrownBy(() -> bounded(p::flush))
+        .isInstanceOf(KafkaException.class)
         .hasMessageContaining("failed for good");
     assertThat(bytesPending(p)).isEqualTo(0.0);
     assertThat(handedOn()).isEmpty();
     // the upload of 3 still hangs: close interrupts it after the 200 ms it has
     assertThatThrownBy(() -> bounded(() -> p.close(Duration.ofMillis(200))))
-        .isInstanceOf(KafkaException.class).cause().isSameAs(oom);
+        .isInstanceOf(KafkaException.class)
+        .cause()
+        .isSameAs(oom);
     assertThat(mock.closed()).isTrue();
   }
 
@@ -268,8 +295,10 @@ class ClaimCheckProducerErrorTest {
     Future<RecordMetadata> broken = p.send(to(0, small(1)), (md, e) -> seen.set(e));
     failsWith(broken, error);
     assertThat(seen.get()).isInstanceOf(KafkaException.class).hasCause(error);
-    assertThatThrownBy(() -> p.send(to(0, small(2)))).isInstanceOf(KafkaException.class)
-        .cause().isSameAs(error);
+    assertThatThrownBy(() -> p.send(to(0, small(2))))
+        .isInstanceOf(KafkaException.class)
+        .cause()
+        .isSameAs(error);
   }
 
   @Test
@@ -277,16 +306,21 @@ class ClaimCheckProducerErrorTest {
       throws Throwable {
     ClaimCheckProducer<String, byte[]> p = producer(); // MockProducer calls back inside send
     StackOverflowError error = new StackOverflowError("test: in the user's callback");
-    Future<RecordMetadata> first = p.send(to(0, small(1)), (md, e) -> {
-      throw error;
-    });
+    Future<RecordMetadata> first =
+        p.send(
+            to(0, small(1)),
+            (md, e) -> {
+              throw error;
+            });
     Future<RecordMetadata> big = p.send(to(0, big(2)));
     Future<RecordMetadata> behind = p.send(to(0, small(3)));
     gated.open(2);
     assertThat(ok(first)).isNotNull();
     assertThat(ok(big)).isNotNull();
     assertThat(ok(behind)).isNotNull();
-    assertThatThrownBy(() -> bounded(p::flush)).isInstanceOf(KafkaException.class).cause()
+    assertThatThrownBy(() -> bounded(p::flush))
+        .isInstanceOf(KafkaException.class)
+        .cause()
         .isSameAs(error);
     assertThat(handedOn()).containsExactly(1, 2, 3);
     assertThat(ok(p.send(to(0, small(4))))).isNotNull(); // not a failure of the producer
@@ -297,13 +331,18 @@ class ClaimCheckProducerErrorTest {
     ClaimCheckProducer<String, byte[]> p = producer(config(), false);
     // not an OutOfMemoryError: where it escapes into the test's thread, JUnit ends the whole run
     InternalError error = new InternalError("test: in the user's callback");
-    Future<RecordMetadata> first = p.send(to(0, small(1)), (md, e) -> {
-      throw error;
-    });
+    Future<RecordMetadata> first =
+        p.send(
+            to(0, small(1)),
+            (md, e) -> {
+              throw error;
+            });
     assertThat(mock.completeNext()).isTrue(); // the inner producer's I/O thread: must not throw
     assertThat(ok(first)).isNotNull();
     assertThatThrownBy(() -> bounded(() -> p.close(Duration.ofSeconds(BOUND_S))))
-        .isInstanceOf(KafkaException.class).cause().isSameAs(error);
+        .isInstanceOf(KafkaException.class)
+        .cause()
+        .isSameAs(error);
   }
 
   @Test
@@ -313,15 +352,20 @@ class ClaimCheckProducerErrorTest {
     ClaimCheckProducer<String, byte[]> p = producer(c, true);
     OutOfMemoryError oom = new OutOfMemoryError("test: in the user's callback");
     gated.failing(1);
-    Future<RecordMetadata> failed = p.send(to(0, big(1)), (md, e) -> {
-      throw oom;
-    });
+    Future<RecordMetadata> failed =
+        p.send(
+            to(0, big(1)),
+            (md, e) -> {
+              throw oom;
+            });
     Future<RecordMetadata> behind = p.send(to(0, small(2)));
     gated.open(1);
     assertThatThrownBy(() -> failed.get(BOUND_S, TimeUnit.SECONDS))
         .hasCauseInstanceOf(ClaimCheckException.class);
     assertThat(ok(behind)).isNotNull();
-    assertThatThrownBy(() -> bounded(p::flush)).isInstanceOf(KafkaException.class).cause()
+    assertThatThrownBy(() -> bounded(p::flush))
+        .isInstanceOf(KafkaException.class)
+        .cause()
         .isSameAs(oom);
     assertThat(bytesPending(p)).isEqualTo(0.0);
     assertThat(handedOn()).containsExactly(2);

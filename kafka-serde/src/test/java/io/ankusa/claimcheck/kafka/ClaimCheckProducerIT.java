@@ -37,10 +37,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link ClaimCheckProducer} against a real KRaft broker and a real S3 server behind the fault
- * proxy: order per partition under random PUT latencies, back-pressure from a hung store, a
- * failed upload in the middle of a partition's run, transactions, flush and close with uploads
- * pending, partitions added mid-stream. Values above 1 KiB are checked in; each value names its
- * key and its sequence number.
+ * proxy: order per partition under random PUT latencies, back-pressure from a hung store, a failed
+ * upload in the middle of a partition's run, transactions, flush and close with uploads pending,
+ * partitions added mid-stream. Values above 1 KiB are checked in; each value names its key and its
+ * sequence number.
  */
 class ClaimCheckProducerIT {
 
@@ -88,24 +88,32 @@ class ClaimCheckProducerIT {
     return ByteBuffer.wrap(value).getInt(4);
   }
 
-  private static List<ConsumerRecord<String, byte[]>> consume(String topic, int n,
-      boolean readCommitted) {
+  private static List<ConsumerRecord<String, byte[]>> consume(
+      String topic, int n, boolean readCommitted) {
     return consume(topic, n, readCommitted, new ClaimCheckDeserializer<byte[]>());
   }
 
-  /** Reads {@code topic} from the start (assigned, no group) until n records came, and a bit more. */
-  private static <V> List<ConsumerRecord<String, V>> consume(String topic, int n,
-      boolean readCommitted, org.apache.kafka.common.serialization.Deserializer<V> values) {
+  /**
+   * Reads {@code topic} from the start (assigned, no group) until n records came, and a bit more.
+   */
+  private static <V> List<ConsumerRecord<String, V>> consume(
+      String topic,
+      int n,
+      boolean readCommitted,
+      org.apache.kafka.common.serialization.Deserializer<V> values) {
     Map<String, Object> c = Servers.consumer(Servers.oneStore(proxy, bucket), Servers.unique("g"));
     if (readCommitted) {
       c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     }
     values.configure(c, false);
     try (KafkaConsumer<String, V> consumer =
-        new KafkaConsumer<>(c, new org.apache.kafka.common.serialization.StringDeserializer(), values)) {
+        new KafkaConsumer<>(
+            c, new org.apache.kafka.common.serialization.StringDeserializer(), values)) {
       List<org.apache.kafka.common.TopicPartition> tps = new ArrayList<>();
-      consumer.partitionsFor(topic).forEach(
-          pi -> tps.add(new org.apache.kafka.common.TopicPartition(topic, pi.partition())));
+      consumer
+          .partitionsFor(topic)
+          .forEach(
+              pi -> tps.add(new org.apache.kafka.common.TopicPartition(topic, pi.partition())));
       consumer.assign(tps);
       consumer.seekToBeginning(tps);
       List<ConsumerRecord<String, V>> all = Servers.pollAll(consumer, n, Duration.ofSeconds(20));
@@ -123,17 +131,19 @@ class ClaimCheckProducerIT {
     int records = 2000;
     Random random = new Random(42);
     AtomicBoolean stop = new AtomicBoolean();
-    Thread jitter = new Thread(() -> { // every few ms a fresh PUT latency of 0-40 ms, seeded
-      Random r = new Random(7);
-      while (!stop.get()) {
-        proxy.inject(Fault.hang(Duration.ofMillis(r.nextInt(30))), "PUT");
-        try {
-          Thread.sleep(3);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    });
+    Thread jitter =
+        new Thread(
+            () -> { // every few ms a fresh PUT latency of 0-40 ms, seeded
+              Random r = new Random(7);
+              while (!stop.get()) {
+                proxy.inject(Fault.hang(Duration.ofMillis(r.nextInt(30))), "PUT");
+                try {
+                  Thread.sleep(3);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            });
     jitter.start();
     int[] next = new int[keys];
     int claimed = 0;
@@ -161,8 +171,12 @@ class ClaimCheckProducerIT {
     Map<String, Integer> seen = new HashMap<>();
     Map<Integer, String> keyOfPartition = new HashMap<>();
     // raw bytes: the order is in a header, the refs need no redeem to be counted
-    List<ConsumerRecord<String, byte[]>> got = consume(topic, records, false,
-        new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+    List<ConsumerRecord<String, byte[]>> got =
+        consume(
+            topic,
+            records,
+            false,
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer());
     assertThat(got).hasSize(records);
     int refs = 0;
     for (ConsumerRecord<String, byte[]> r : got) { // consumed per partition in offset order
@@ -200,8 +214,11 @@ class ClaimCheckProducerIT {
     int[] next = new int[keys.size()];
     List<Future<RecordMetadata>> sent = new ArrayList<>();
     try (ClaimCheckProducer<String, byte[]> p = producer(c);
-        Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-            Servers.kafka().bootstrapServers()))) {
+        Admin admin =
+            Admin.create(
+                Map.of(
+                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                    Servers.kafka().bootstrapServers()))) {
       int left = -1; // rounds still to send once the producer knows 6 partitions
       for (int round = 0; left != 0; round++) {
         for (int k = 0; k < keys.size(); k++) { // big, small, big, ...: the small one may pass
@@ -211,7 +228,9 @@ class ClaimCheckProducerIT {
           sent.add(p.send(r));
         }
         if (round == 20) {
-          admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(6))).all()
+          admin
+              .createPartitions(Map.of(topic, NewPartitions.increaseTo(6)))
+              .all()
               .get(30, TimeUnit.SECONDS);
         }
         if (left < 0 && round > 20 && p.partitionsFor(topic).size() == 6) {
@@ -227,15 +246,20 @@ class ClaimCheckProducerIT {
         f.get(0, TimeUnit.SECONDS);
       }
     }
-    List<ConsumerRecord<String, byte[]>> got = consume(topic, sent.size(), false,
-        new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+    List<ConsumerRecord<String, byte[]>> got =
+        consume(
+            topic,
+            sent.size(),
+            false,
+            new org.apache.kafka.common.serialization.ByteArrayDeserializer());
     assertThat(got).hasSize(sent.size());
     Map<String, Integer> last = new HashMap<>(); // key@partition -> last seq seen there
     Map<String, java.util.Set<Integer>> partitionsOf = new HashMap<>();
     for (ConsumerRecord<String, byte[]> r : got) { // each partition in offset order
       int seq = ByteBuffer.wrap(r.headers().lastHeader("seq").value()).getInt();
       String where = r.key() + "@" + r.partition();
-      assertThat(seq).as("%s after seq %s", where, last.get(where))
+      assertThat(seq)
+          .as("%s after seq %s", where, last.get(where))
           .isGreaterThan(last.getOrDefault(where, -1));
       last.put(where, seq);
       partitionsOf.computeIfAbsent(r.key(), k -> new java.util.HashSet<>()).add(r.partition());
@@ -260,7 +284,8 @@ class ClaimCheckProducerIT {
       long blockedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       assertThat(blockedMs).isGreaterThanOrEqualTo(900).isLessThan(10_000);
       assertThatThrownBy(() -> second.get(0, TimeUnit.SECONDS))
-          .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TimeoutException.class);
+          .isInstanceOf(ExecutionException.class)
+          .hasCauseInstanceOf(TimeoutException.class);
       assertThat(first.isDone()).isFalse();
     } finally {
       p.close(Duration.ZERO);
@@ -284,9 +309,13 @@ class ClaimCheckProducerIT {
       Future<RecordMetadata> d = p.send(new ProducerRecord<>(topic, "k", value(0, 3, true)));
       p.flush();
       assertThatThrownBy(b::get).hasCauseInstanceOf(ClaimCheckException.class);
-      assertThatThrownBy(cSmall::get).cause().isInstanceOf(KafkaException.class)
+      assertThatThrownBy(cSmall::get)
+          .cause()
+          .isInstanceOf(KafkaException.class)
           .hasCauseInstanceOf(ClaimCheckException.class);
-      assertThatThrownBy(d::get).cause().isInstanceOf(KafkaException.class)
+      assertThatThrownBy(d::get)
+          .cause()
+          .isInstanceOf(KafkaException.class)
           .hasCauseInstanceOf(ClaimCheckException.class);
       proxy.clear();
       p.send(new ProducerRecord<>(topic, "k", value(0, 4, true))).get();
@@ -323,7 +352,8 @@ class ClaimCheckProducerIT {
       p.commitTransaction();
     }
     List<ConsumerRecord<String, byte[]>> got = consume(topic, 11, true);
-    assertThat(got).extracting(r -> seqOf(r.value()))
+    assertThat(got)
+        .extracting(r -> seqOf(r.value()))
         .containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20);
   }
 

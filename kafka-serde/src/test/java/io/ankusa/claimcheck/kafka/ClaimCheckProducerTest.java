@@ -73,18 +73,25 @@ class ClaimCheckProducerTest {
     return producer(config, true);
   }
 
-  private ClaimCheckProducer<String, byte[]> producer(Map<String, Object> config,
-      boolean autoComplete) {
+  private ClaimCheckProducer<String, byte[]> producer(
+      Map<String, Object> config, boolean autoComplete) {
     List<PartitionInfo> parts = new ArrayList<>();
     for (int p = 0; p < 3; p++) {
       parts.add(new PartitionInfo(TOPIC, p, NODE, new Node[] {NODE}, new Node[] {NODE}));
     }
     Cluster cluster = new Cluster("c", List.of(NODE), parts, Set.of(), Set.of());
-    mock = new MockProducer<>(cluster, autoComplete, null, new ByteArraySerializer(),
-        new ByteArraySerializer());
-    ClaimCheckProducer<String, byte[]> p = new ClaimCheckProducer<>(mock, config,
-        new StringSerializer(), new ByteArraySerializer(), c -> gated = new GatedClaimCheck(c),
-        ticker, () -> 1_000L);
+    mock =
+        new MockProducer<>(
+            cluster, autoComplete, null, new ByteArraySerializer(), new ByteArraySerializer());
+    ClaimCheckProducer<String, byte[]> p =
+        new ClaimCheckProducer<>(
+            mock,
+            config,
+            new StringSerializer(),
+            new ByteArraySerializer(),
+            c -> gated = new GatedClaimCheck(c),
+            ticker,
+            () -> 1_000L);
     opened.add(p);
     return p;
   }
@@ -205,8 +212,7 @@ class ClaimCheckProducerTest {
   }
 
   @Test
-  void withIdempotenceAFailedCheckInFailsTheRecordsQueuedBehindItInItsPartition()
-      throws Exception {
+  void withIdempotenceAFailedCheckInFailsTheRecordsQueuedBehindItInItsPartition() throws Exception {
     ClaimCheckProducer<String, byte[]> p = producer(config());
     Future<RecordMetadata> first = p.send(to(0, big(1)));
     AtomicReference<Exception> seen = new AtomicReference<>();
@@ -226,8 +232,11 @@ class ClaimCheckProducerTest {
     assertThat(seen.get()).isInstanceOf(ClaimCheckException.class);
     assertThat(((ClaimCheckException) seen.get()).isRetriable()).isTrue();
     for (Future<RecordMetadata> f : List.of(behind, behindBig)) {
-      assertThatThrownBy(f::get).isInstanceOf(ExecutionException.class)
-          .cause().isInstanceOf(KafkaException.class).hasCauseInstanceOf(ClaimCheckException.class);
+      assertThatThrownBy(f::get)
+          .isInstanceOf(ExecutionException.class)
+          .cause()
+          .isInstanceOf(KafkaException.class)
+          .hasCauseInstanceOf(ClaimCheckException.class);
     }
     assertThat(handedOn()).containsExactlyInAnyOrder(1, 5);
 
@@ -248,7 +257,8 @@ class ClaimCheckProducerTest {
     gated.open(2);
     gated.open(1);
     p.flush();
-    assertThatThrownBy(() -> broken.get(0, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
+    assertThatThrownBy(() -> broken.get(0, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class);
     assertThat(handedOn()).containsExactly(1, 3);
   }
 
@@ -261,14 +271,16 @@ class ClaimCheckProducerTest {
     p.send(to(0, big(1)));
     gated.awaitStarted(1);
     assertThat(metric(p, "claimcheck-uploads-inflight")).isEqualTo(1.0);
-    assertThat(metric(p, "claimcheck-bytes-pending"))
-        .isEqualTo((double) big(1).length);
+    assertThat(metric(p, "claimcheck-bytes-pending")).isEqualTo((double) big(1).length);
     AtomicReference<Exception> seen = new AtomicReference<>();
     Future<RecordMetadata> refused = p.send(to(1, big(2)), (md, e) -> seen.set(e));
-    assertThatThrownBy(() -> refused.get(0, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
-    assertThat(seen.get()).isInstanceOf(TimeoutException.class)
+    assertThatThrownBy(() -> refused.get(0, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class);
+    assertThat(seen.get())
+        .isInstanceOf(TimeoutException.class)
         .hasMessageContaining(ClaimCheckProducer.WRITE_BUFFER_BYTES);
-    Future<RecordMetadata> smallOk = p.send(to(2, small(3))); // inline, nothing ahead: no room needed
+    Future<RecordMetadata> smallOk =
+        p.send(to(2, small(3))); // inline, nothing ahead: no room needed
     assertThat(smallOk.get(0, TimeUnit.SECONDS)).isNotNull();
     gated.open(1);
     p.flush();
@@ -278,8 +290,12 @@ class ClaimCheckProducerTest {
 
   private static Object metric(ClaimCheckProducer<?, ?> p, String name) {
     return p.metrics().entrySet().stream()
-        .filter(e -> e.getKey().name().equals(name) && e.getKey().group().equals(ProducerMetrics.GROUP))
-        .findFirst().orElseThrow().getValue().metricValue();
+        .filter(
+            e -> e.getKey().name().equals(name) && e.getKey().group().equals(ProducerMetrics.GROUP))
+        .findFirst()
+        .orElseThrow()
+        .getValue()
+        .metricValue();
   }
 
   @Test
@@ -302,7 +318,8 @@ class ClaimCheckProducerTest {
     gated.open(3);
     Future<RecordMetadata> f = p.send(to(0, big(3)));
     assertThatThrownBy(f::get).hasCauseInstanceOf(ClaimCheckException.class);
-    assertThatThrownBy(p::commitTransaction).isInstanceOf(KafkaException.class)
+    assertThatThrownBy(p::commitTransaction)
+        .isInstanceOf(KafkaException.class)
         .hasMessageContaining("abort");
     p.abortTransaction();
     assertThat(mock.transactionAborted()).isTrue();
@@ -344,7 +361,8 @@ class ClaimCheckProducerTest {
     assertThat(handedOn()).containsExactlyInAnyOrder(1, 2, 3, 4, 5, 6);
     assertThat(handedOn().stream().filter(i -> i % 2 == 0)).containsExactly(2, 4, 6);
     assertThat(p.packsWritten()).isLessThan(6).isEqualTo(gated.packCalls.get());
-    assertThat(MemoryStores.named(store).count(io.ankusa.claimcheck.store.memory.MemoryStore.Op.PUT))
+    assertThat(
+            MemoryStores.named(store).count(io.ankusa.claimcheck.store.memory.MemoryStore.Op.PUT))
         .isEqualTo(p.packsWritten());
   }
 
@@ -353,7 +371,9 @@ class ClaimCheckProducerTest {
     ClaimCheckProducer<String, byte[]> p = producer(config());
     Future<RecordMetadata> f = p.send(to(0, big(1)));
     p.close(Duration.ZERO);
-    assertThatThrownBy(f::get).cause().isInstanceOf(KafkaException.class)
+    assertThatThrownBy(f::get)
+        .cause()
+        .isInstanceOf(KafkaException.class)
         .hasMessageContaining("closed");
     assertThat(mock.closed()).isTrue();
     assertThatThrownBy(() -> p.send(to(0, small(2)))).isInstanceOf(IllegalStateException.class);
@@ -363,17 +383,20 @@ class ClaimCheckProducerTest {
   void badClaimCheckKeysAreRefusedNamingTheKey() {
     Map<String, Object> c = config();
     c.put(ClaimCheckProducer.WRITE_MAX_INFLIGHT, 0);
-    assertThatThrownBy(() -> producer(c)).isInstanceOf(ConfigException.class)
+    assertThatThrownBy(() -> producer(c))
+        .isInstanceOf(ConfigException.class)
         .hasMessageContaining(ClaimCheckProducer.WRITE_MAX_INFLIGHT);
     Map<String, Object> typo = config();
     typo.put("claimcheck.write.bufer.bytes", 10);
-    assertThatThrownBy(() -> producer(typo)).isInstanceOf(ConfigException.class)
+    assertThatThrownBy(() -> producer(typo))
+        .isInstanceOf(ConfigException.class)
         .hasMessageContaining("claimcheck.write.bufer.bytes");
     Map<String, Object> fromProps = config();
     fromProps.put("bootstrap.servers", "localhost:1");
     fromProps.put("key.serializer", StringSerializer.class.getName());
     fromProps.put("value.serializer", ClaimCheckSerializer.class.getName());
     assertThatThrownBy(() -> new ClaimCheckProducer<>(fromProps))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("value.serializer");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("value.serializer");
   }
 }

@@ -1,16 +1,14 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.internal.ReaderAccess;
-import io.ankusa.claimcheck.ClaimCheckFailure;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
+import io.ankusa.claimcheck.internal.ReaderAccess;
+import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
@@ -30,8 +28,8 @@ import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
-import org.junit.jupiter.api.AfterEach;
 import org.apache.kafka.common.serialization.Serializer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -283,8 +281,10 @@ class ClaimCheckSerdeTest {
     byte[] large = random(1000, 12);
     Headers h = new RecordHeaders();
     ClaimCheckHeaders.mark(h, false); // the record's own marker: left alone
-    for (String pseudo : List.of("app-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000006-topic-vh",
-        "app-my-join-subscription-registration-topic-vh")) {
+    for (String pseudo :
+        List.of(
+            "app-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000006-topic-vh",
+            "app-my-join-subscription-registration-topic-vh")) {
       assertThat(s.serialize(pseudo, h, large)).isSameAs(large);
       assertThat(s.serialize(pseudo, h, large.clone())).isEqualTo(large);
     }
@@ -299,9 +299,16 @@ class ClaimCheckSerdeTest {
   /** A value that starts with the magic is checked in whatever its size: never mistaken. */
   @Test
   void aSmallValueThatStartsWithTheRefMagicIsCheckedIn() {
-    byte[] looksLikeARef = RefCodec.encode(ClaimRef.of(io.ankusa.claimcheck.ref.Tenant.of("x"),
-        new io.ankusa.claimcheck.ref.ClaimId(io.ankusa.claimcheck.ref.PackId.parseHex(
-            "00000000000000ff"), 0), 29, 10, 0x1234, io.ankusa.claimcheck.ref.Codec.NONE));
+    byte[] looksLikeARef =
+        RefCodec.encode(
+            ClaimRef.of(
+                io.ankusa.claimcheck.ref.Tenant.of("x"),
+                new io.ankusa.claimcheck.ref.ClaimId(
+                    io.ankusa.claimcheck.ref.PackId.parseHex("00000000000000ff"), 0),
+                29,
+                10,
+                0x1234,
+                io.ankusa.claimcheck.ref.Codec.NONE));
     Headers h = new RecordHeaders();
     byte[] written = serializer(config(), false).serialize(TOPIC, h, looksLikeARef);
     assertThat(written).isNotEqualTo(looksLikeARef);
@@ -340,16 +347,19 @@ class ClaimCheckSerdeTest {
     io.ankusa.claimcheck.ClaimCheck holder = track(io.ankusa.claimcheck.ClaimCheck.open(m));
     java.util.concurrent.CountDownLatch admitted = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
-    Thread other = new Thread(() -> {
-      ReaderAccess.of(holder).admit(); // a redeem in progress on another thread holds the one permit
-      admitted.countDown();
-      try {
-        done.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      ReaderAccess.of(holder).release();
-    });
+    Thread other =
+        new Thread(
+            () -> {
+              ReaderAccess.of(holder)
+                  .admit(); // a redeem in progress on another thread holds the one permit
+              admitted.countDown();
+              try {
+                done.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              ReaderAccess.of(holder).release();
+            });
     other.start();
     admitted.await();
     try {
@@ -462,7 +472,8 @@ class ClaimCheckSerdeTest {
     assertThatThrownBy(() -> s.serialize(TOPIC, new RecordHeaders(), new byte[1]))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed");
-    assertThatThrownBy(() -> d.deserialize(TOPIC, new RecordHeaders(), ByteBuffer.wrap(new byte[1])))
+    assertThatThrownBy(
+            () -> d.deserialize(TOPIC, new RecordHeaders(), ByteBuffer.wrap(new byte[1])))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed");
   }
@@ -479,14 +490,15 @@ class ClaimCheckSerdeTest {
     ClaimCheckSerializer<byte[]> s = serializer(config(), false);
     ClaimCheckDeserializer<byte[]> d = deserializer(config(), false);
     byte[] small = random(50, 16);
-    Runnable oneOfEach = () -> {
-      assertThat(s.serialize(TOPIC, small)).isSameAs(small);
-      assertThat(s.serialize(TOPIC, new RecordHeaders(), small)).isSameAs(small);
-      assertThat(d.deserialize(TOPIC, small)).isSameAs(small);
-      assertThat(d.deserialize(TOPIC, new RecordHeaders(), small)).isSameAs(small);
-      assertThat(d.deserialize(TOPIC, new RecordHeaders(), ByteBuffer.wrap(small)))
-          .isEqualTo(small);
-    };
+    Runnable oneOfEach =
+        () -> {
+          assertThat(s.serialize(TOPIC, small)).isSameAs(small);
+          assertThat(s.serialize(TOPIC, new RecordHeaders(), small)).isSameAs(small);
+          assertThat(d.deserialize(TOPIC, small)).isSameAs(small);
+          assertThat(d.deserialize(TOPIC, new RecordHeaders(), small)).isSameAs(small);
+          assertThat(d.deserialize(TOPIC, new RecordHeaders(), ByteBuffer.wrap(small)))
+              .isEqualTo(small);
+        };
     oneOfEach.run(); // this thread
     Thread other = new Thread(oneOfEach); // a serde shared by two stream threads
     other.start();
@@ -570,8 +582,8 @@ class ClaimCheckSerdeTest {
   void theDefaultClassesAreNotMonitorableSoTheyLoadOnClientsWithoutIt() {
     // Kafka 4.1 added Monitorable: a class implementing it cannot load on older clients.
     assertThat(Serializer.class.isAssignableFrom(ClaimCheckSerializer.class)).isTrue();
-    for (Class<?> c : List.of(ClaimCheckSerializer.class, ClaimCheckDeserializer.class,
-        ClaimCheckSerde.class)) {
+    for (Class<?> c :
+        List.of(ClaimCheckSerializer.class, ClaimCheckDeserializer.class, ClaimCheckSerde.class)) {
       assertThat(c.getInterfaces())
           .extracting(Class::getName)
           .doesNotContain("org.apache.kafka.common.metrics.Monitorable");

@@ -44,8 +44,8 @@ import org.junit.jupiter.api.Test;
  * The issue's reproduction: a topic written the way Kafka Streams writes its repartition and
  * windowed topics — values by the real {@link ChangedSerializer} (new and old value, each through
  * our serializer), keys by the real {@link TimeWindowedSerializer} (our key bytes + the window
- * start), a ref forwarded in a header — and one pack no record names. {@code gc --grace 0s
- * --force --delete} deleted all 9 packs, 8 of them named by records; it must delete only the one.
+ * start), a ref forwarded in a header — and one pack no record names. {@code gc --grace 0s --force
+ * --delete} deleted all 9 packs, 8 of them named by records; it must delete only the one.
  */
 class CollectorSeesRefsInStreamsFormatsIT {
 
@@ -75,7 +75,8 @@ class CollectorSeesRefsInStreamsFormatsIT {
     Map<ClaimRef, byte[]> live = new LinkedHashMap<>();
     ClaimRef orphan;
 
-    try (ClaimCheckSerializer<byte[]> values = new ClaimCheckSerializer<>(new ByteArraySerializer());
+    try (ClaimCheckSerializer<byte[]> values =
+            new ClaimCheckSerializer<>(new ByteArraySerializer());
         ClaimCheckSerializer<byte[]> keys = new ClaimCheckSerializer<>(new ByteArraySerializer());
         ClaimCheck direct = ClaimCheck.open(cc);
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(plainProducer())) {
@@ -92,12 +93,17 @@ class CollectorSeesRefsInStreamsFormatsIT {
       records.add(change(topic, changes, small, big(4), "k3".getBytes(), new RecordHeaders()));
       // windowed aggregation output: windowed claim-checked key, changed value
       Headers h = new RecordHeaders();
-      byte[] windowedKey = windows.serialize(topic, h,
-          new Windowed<>(big(5), new TimeWindow(1_000, 2_000)));
+      byte[] windowedKey =
+          windows.serialize(topic, h, new Windowed<>(big(5), new TimeWindow(1_000, 2_000)));
       records.add(change(topic, changes, big(6), small, windowedKey, h));
       Headers h2 = new RecordHeaders();
-      records.add(new ProducerRecord<>(topic, null, windows.serialize(topic, h2,
-          new Windowed<>(big(7), new TimeWindow(3_000, 4_000))), small, h2));
+      records.add(
+          new ProducerRecord<>(
+              topic,
+              null,
+              windows.serialize(topic, h2, new Windowed<>(big(7), new TimeWindow(3_000, 4_000))),
+              small,
+              h2));
       // a ref a Streams app forwarded in a header of a record written with another serde
       byte[] forwarded = recording(values, live).serialize(topic, new RecordHeaders(), big(8));
       ProducerRecord<byte[], byte[]> fwd = new ProducerRecord<>(topic, null, null, small);
@@ -112,17 +118,22 @@ class CollectorSeesRefsInStreamsFormatsIT {
 
     List<ClaimStore> stores = stores(cc);
     try {
-      GcReport report = Collector.create(
-              Map.of("bootstrap.servers", Servers.kafka().bootstrapServers()), stores,
-              // T0 2 s on: the sweep takes a listed time as up to 1 s later (S3 lists to the
-              // second), and the orphan was written just now
-              Clock.offset(Clock.systemUTC(), Duration.ofSeconds(2)), Ticker.system())
-          .run(GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
-              .withGrace(Duration.ZERO, true).withDelete(true), Progress.NONE);
+      GcReport report =
+          Collector.create(
+                  Map.of("bootstrap.servers", Servers.kafka().bootstrapServers()),
+                  stores,
+                  // T0 2 s on: the sweep takes a listed time as up to 1 s later (S3 lists to the
+                  // second), and the orphan was written just now
+                  Clock.offset(Clock.systemUTC(), Duration.ofSeconds(2)),
+                  Ticker.system())
+              .run(
+                  GcOptions.of(tenant, Pattern.compile(Pattern.quote(topic)))
+                      .withGrace(Duration.ZERO, true)
+                      .withDelete(true),
+                  Progress.NONE);
       assertThat(report.status()).as(report.message()).isEqualTo(GcReport.Status.OK);
       assertThat(report.listedPacks()).isEqualTo(9);
-      assertThat(report.deleted()).extracting(StoredPack::packId)
-          .containsExactly(orphan.packId());
+      assertThat(report.deleted()).extracting(StoredPack::packId).containsExactly(orphan.packId());
       assertThat(report.malformedRefs()).isZero();
     } finally {
       stores.forEach(ClaimStore::close);
@@ -135,8 +146,12 @@ class CollectorSeesRefsInStreamsFormatsIT {
     }
   }
 
-  private static ProducerRecord<byte[], byte[]> change(String topic,
-      ChangedSerializer<byte[]> changes, byte[] newValue, byte[] oldValue, byte[] key,
+  private static ProducerRecord<byte[], byte[]> change(
+      String topic,
+      ChangedSerializer<byte[]> changes,
+      byte[] newValue,
+      byte[] oldValue,
+      byte[] key,
       Headers headers) {
     byte[] value = changes.serialize(topic, headers, new Change<>(newValue, oldValue));
     return new ProducerRecord<>(topic, null, key, value, headers);

@@ -34,8 +34,7 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 @Testcontainers(disabledWithoutDocker = true)
 class ContainersIT {
 
-  @Container
-  private static final KafkaContainer KAFKA = new KafkaContainer("apache/kafka:4.1.0");
+  @Container private static final KafkaContainer KAFKA = new KafkaContainer("apache/kafka:4.1.0");
 
   @Container
   private static final MinIOContainer MINIO =
@@ -44,11 +43,15 @@ class ContainersIT {
   @Test
   void largeAndSmallValuesRoundTripThroughKafkaAndMinio() {
     URI endpoint = URI.create(MINIO.getS3URL());
-    try (S3AsyncClient admin = S3AsyncClient.builder().endpointOverride(endpoint)
-        .region(Region.US_EAST_1).forcePathStyle(true)
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(MINIO.getUserName(), MINIO.getPassword())))
-        .build()) {
+    try (S3AsyncClient admin =
+        S3AsyncClient.builder()
+            .endpointOverride(endpoint)
+            .region(Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(MINIO.getUserName(), MINIO.getPassword())))
+            .build()) {
       admin.createBucket(b -> b.bucket("claims")).join();
     }
     Map<String, Object> cc = new HashMap<>();

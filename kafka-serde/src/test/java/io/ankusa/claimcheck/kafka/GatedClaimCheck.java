@@ -1,13 +1,13 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.Prefetch;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A secret planted under wrong or odd keys never shows in what the serializer, the deserializer
- * or the serde throw when configured (message, causes, suppressed).
+ * A secret planted under wrong or odd keys never shows in what the serializer, the deserializer or
+ * the serde throw when configured (message, causes, suppressed).
  */
 class PlantedSecretTest {
 
@@ -25,11 +25,16 @@ class PlantedSecretTest {
 
   static Stream<Map<String, Object>> planted() {
     List<Map<String, Object>> cases = new ArrayList<>();
-    for (String key : List.of("claimcheck.s3.secret.acces.key", "claimcheck.secret",
-        "claimcheck.sasl.jaas.config", "claimcheck.store.5.s3.secret.access.key",
-        "claimcheck.store.0.s3.secret.acces.key", "claimcheck.store.0.password",
-        "claimcheck.converter.basic.auth.user.info",
-        "claimcheck.value.serde.password")) {
+    for (String key :
+        List.of(
+            "claimcheck.s3.secret.acces.key",
+            "claimcheck.secret",
+            "claimcheck.sasl.jaas.config",
+            "claimcheck.store.5.s3.secret.access.key",
+            "claimcheck.store.0.s3.secret.acces.key",
+            "claimcheck.store.0.password",
+            "claimcheck.converter.basic.auth.user.info",
+            "claimcheck.value.serde.password")) {
       cases.add(with(key, SECRET));
     }
     cases.add(with("claimcheck.key.serde.secret", new Password(SECRET)));
@@ -64,7 +69,8 @@ class PlantedSecretTest {
     return b.toString();
   }
 
-  private static void refusedQuietly(Consumer<Map<String, Object>> configure, Map<String, Object> m) {
+  private static void refusedQuietly(
+      Consumer<Map<String, Object>> configure, Map<String, Object> m) {
     assertThatThrownBy(() -> configure.accept(m))
         .isInstanceOf(ConfigException.class)
         .satisfies(e -> assertThat(printed(e)).doesNotContain(SECRET));

@@ -88,8 +88,8 @@ class PollBudgetTest {
 
   /**
    * Regression (ChaosIT seed 7957836540815764965): on kafka-clients 4.x one poll went on
-   * deserializing another partition's record after an UNAVAILABLE, got a fresh 5 s budget, and
-   * the member was dropped from its group for exceeding max.poll.interval.ms.
+   * deserializing another partition's record after an UNAVAILABLE, got a fresh 5 s budget, and the
+   * member was dropped from its group for exceeding max.poll.interval.ms.
    */
   @Test
   void aRetriableFailureDoesNotRenewTheBudgetWithinThePoll() {
@@ -149,7 +149,8 @@ class PollBudgetTest {
 
   @Test
   void theInterceptorSignalsTheCallingThreadOnly() throws Exception {
-    ClaimCheckConsumerInterceptor<String, String> interceptor = new ClaimCheckConsumerInterceptor<>();
+    ClaimCheckConsumerInterceptor<String, String> interceptor =
+        new ClaimCheckConsumerInterceptor<>();
     long mine = PollBoundaries.epoch();
     ConsumerRecords<String, String> records = ConsumerRecords.empty();
     assertThat(interceptor.onConsume(records)).isSameAs(records);

@@ -107,13 +107,19 @@ class PrefetchDefaultsIT {
     } finally {
       pool.shutdown();
     }
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-            ProducerConfig.LINGER_MS_CONFIG, 5),
-        new ByteArraySerializer(), new ByteArraySerializer())) {
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.LINGER_MS_CONFIG,
+                5),
+            new ByteArraySerializer(),
+            new ByteArraySerializer())) {
       for (int i = 0; i < refs.size(); i++) {
-        ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(TOPIC, 0,
-            ByteBuffer.allocate(4).putInt(i).array(), RefCodec.encode(refs.get(i)));
+        ProducerRecord<byte[], byte[]> r =
+            new ProducerRecord<>(
+                TOPIC, 0, ByteBuffer.allocate(4).putInt(i).array(), RefCodec.encode(refs.get(i)));
         ClaimCheckHeaders.mark(r.headers(), false);
         producer.send(r);
       }
@@ -124,17 +130,22 @@ class PrefetchDefaultsIT {
   @Test
   void aPollOfFiveHundredOneMebibyteRefsIsFetchedOnceEachThroughAPlainConsumer() {
     proxy.resetCounts();
-    Map<String, Object> c = new HashMap<>(Map.of(
-        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-        ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 50 << 20)); // max.poll.records: default (500)
+    Map<String, Object> c =
+        new HashMap<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ConsumerConfig.FETCH_MAX_BYTES_CONFIG,
+                50 << 20)); // max.poll.records: default (500)
     TopicPartition tp = new TopicPartition(TOPIC, 0);
     int seen = 0;
     int largestPoll = 0;
     long start = System.nanoTime();
     PrefetchingConsumer.Stats stats;
-    try (PrefetchingConsumer consumer = new PrefetchingConsumer(
-            new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
-            claimCheck);
+    try (PrefetchingConsumer consumer =
+            new PrefetchingConsumer(
+                new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+                claimCheck);
         ClaimCheckDeserializer<byte[]> deserializer =
             new ClaimCheckDeserializer<>(new ByteArrayDeserializer())) {
       deserializer.configure(claimCheck, false);
@@ -158,8 +169,9 @@ class PrefetchDefaultsIT {
     assertThat(proxy.requestCount("GET")).as("store GETs for %d refs", REFS).isEqualTo(REFS);
     assertThat(stats.started()).isEqualTo(REFS);
     assertThat(stats.failed() + stats.skipped() + stats.unread()).isZero();
-    System.out.printf("PREFETCH DEFAULTS IT (plain): %d refs x 1 MiB, largest poll %d,"
-        + " %d GETs, %d ms, %s%n", REFS, largestPoll, proxy.requestCount("GET"), ms, stats);
+    System.out.printf(
+        "PREFETCH DEFAULTS IT (plain): %d refs x 1 MiB, largest poll %d," + " %d GETs, %d ms, %s%n",
+        REFS, largestPoll, proxy.requestCount("GET"), ms, stats);
   }
 
   @Test
@@ -172,8 +184,8 @@ class PrefetchDefaultsIT {
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 500);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_BYTES_CONFIG), 50 << 20);
-    props.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG,
-        ClaimCheckClientSupplier.class.getName());
+    props.put(
+        StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, ClaimCheckClientSupplier.class.getName());
     props.putAll(claimCheck);
 
     AtomicInteger identical = new AtomicInteger();
@@ -181,14 +193,16 @@ class PrefetchDefaultsIT {
     ClaimCheckSerde<byte[]> serde = new ClaimCheckSerde<>(Serdes.ByteArray());
     serde.configure(claimCheck, false);
     StreamsBuilder builder = new StreamsBuilder();
-    builder.stream(TOPIC, Consumed.with(Serdes.ByteArray(), serde)).foreach((k, v) -> {
-      int i = ByteBuffer.wrap(k).getInt();
-      if (java.util.Arrays.equals(v, value(i))) {
-        identical.incrementAndGet();
-      } else {
-        mismatch.compareAndSet(null, "value " + i + " differs");
-      }
-    });
+    builder.stream(TOPIC, Consumed.with(Serdes.ByteArray(), serde))
+        .foreach(
+            (k, v) -> {
+              int i = ByteBuffer.wrap(k).getInt();
+              if (java.util.Arrays.equals(v, value(i))) {
+                identical.incrementAndGet();
+              } else {
+                mismatch.compareAndSet(null, "value " + i + " differs");
+              }
+            });
     long start = System.nanoTime();
     try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) {
       streams.start();
@@ -204,7 +218,8 @@ class PrefetchDefaultsIT {
     assertThat(mismatch.get()).isNull();
     assertThat(identical.get()).isEqualTo(REFS);
     assertThat(proxy.requestCount("GET")).as("store GETs for %d refs", REFS).isEqualTo(REFS);
-    System.out.printf("PREFETCH DEFAULTS IT (streams): %d refs x 1 MiB, %d GETs, %d ms%n",
+    System.out.printf(
+        "PREFETCH DEFAULTS IT (streams): %d refs x 1 MiB, %d GETs, %d ms%n",
         REFS, proxy.requestCount("GET"), ms);
   }
 }

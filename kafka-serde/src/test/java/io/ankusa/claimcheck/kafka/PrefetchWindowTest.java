@@ -1,11 +1,11 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.internal.ReaderAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
@@ -84,15 +84,32 @@ class PrefetchWindowTest {
       for (int i = 0; i < n; i++) {
         ClaimRef ref = producer.checkIn(random(size, i));
         if (asV1) {
-          ref = new ClaimRef(1, ref.tenant(), ref.claimId(), ref.offset(), ref.length(),
-              ref.checksum(), ref.codec());
+          ref =
+              new ClaimRef(
+                  1,
+                  ref.tenant(),
+                  ref.claimId(),
+                  ref.offset(),
+                  ref.length(),
+                  ref.checksum(),
+                  ref.codec());
         }
         refs.add(ref);
         RecordHeaders h = new RecordHeaders();
         ClaimCheckHeaders.mark(h, false);
-        mock.addRecord(new ConsumerRecord<>(tp.topic(), tp.partition(), offset++, 0L,
-            org.apache.kafka.common.record.TimestampType.CREATE_TIME, -1, -1, null,
-            RefCodec.encode(ref), h, java.util.Optional.empty()));
+        mock.addRecord(
+            new ConsumerRecord<>(
+                tp.topic(),
+                tp.partition(),
+                offset++,
+                0L,
+                org.apache.kafka.common.record.TimestampType.CREATE_TIME,
+                -1,
+                -1,
+                null,
+                RefCodec.encode(ref),
+                h,
+                java.util.Optional.empty()));
       }
     }
     return refs;
@@ -189,8 +206,8 @@ class PrefetchWindowTest {
 
   /**
    * A compressed claim whose ref does not record its inflated length is budgeted as the whole
-   * window, so such claims are prefetched one at a time. (Once refs record the raw length —
-   * {@code Prefetcher.inflatedBytes} — this test must budget by it instead.)
+   * window, so such claims are prefetched one at a time. (Once refs record the raw length — {@code
+   * Prefetcher.inflatedBytes} — this test must budget by it instead.)
    */
   @Test
   void aCompressedClaimIsBudgetedByTheRawLengthItsRefRecords() {

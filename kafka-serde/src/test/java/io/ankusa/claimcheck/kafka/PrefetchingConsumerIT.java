@@ -34,8 +34,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A batch of refs consumed from a real broker and redeemed from a real S3 server whose GETs take
- * 20 ms (a hang in the fault proxy), two ways: plain (redeem each record one after the other, as a
+ * A batch of refs consumed from a real broker and redeemed from a real S3 server whose GETs take 20
+ * ms (a hang in the fault proxy), two ways: plain (redeem each record one after the other, as a
  * deserializer does) and prefetching ({@link PrefetchingConsumer}, then the same redeems). Asserts
  * correctness only — every value byte-identical, and the prefetching pass asks the store once per
  * ref — and prints both times and their ratio. {@code -DargLine=-Dprefetch.refs=500} sets the batch
@@ -97,8 +97,12 @@ class PrefetchingConsumerIT {
     } finally {
       pool.shutdown();
     }
-    Map<String, Object> p = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-        kafka.bootstrapServers(), ProducerConfig.LINGER_MS_CONFIG, 5);
+    Map<String, Object> p =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            kafka.bootstrapServers(),
+            ProducerConfig.LINGER_MS_CONFIG,
+            5);
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
       for (ClaimRef ref : refs) {
@@ -112,9 +116,14 @@ class PrefetchingConsumerIT {
   }
 
   private static KafkaConsumer<byte[], byte[]> kafkaConsumer() {
-    Map<String, Object> c = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-        kafka.bootstrapServers(), ConsumerConfig.MAX_POLL_RECORDS_CONFIG, REFS,
-        ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 50 << 20);
+    Map<String, Object> c =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            kafka.bootstrapServers(),
+            ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
+            REFS,
+            ConsumerConfig.FETCH_MAX_BYTES_CONFIG,
+            50 << 20);
     KafkaConsumer<byte[], byte[]> consumer =
         new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     consumer.assign(List.of(TP));
@@ -132,8 +141,12 @@ class PrefetchingConsumerIT {
     while (seen < REFS) {
       for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
         assertThat(ClaimCheckHeaders.carriesRef(r.headers(), r.value(), false)).isTrue();
-        byte[] bytes = redeemer.redeem(RefCodec.decode(r.value()),
-            redeemer.ticker().read() + Duration.ofSeconds(60).toNanos()).join();
+        byte[] bytes =
+            redeemer
+                .redeem(
+                    RefCodec.decode(r.value()),
+                    redeemer.ticker().read() + Duration.ofSeconds(60).toNanos())
+                .join();
         assertThat(bytes).as("record at offset %d", r.offset()).isEqualTo(value((int) r.offset()));
         seen++;
       }
@@ -162,7 +175,8 @@ class PrefetchingConsumerIT {
         prefetch = consumeAll(consumer, deserializer);
         stats = consumer.stats();
       }
-      assertThat(proxy.requestCount("GET")).as("store GETs for %d distinct refs", REFS)
+      assertThat(proxy.requestCount("GET"))
+          .as("store GETs for %d distinct refs", REFS)
           .isEqualTo(REFS);
       assertThat(stats.started()).isEqualTo(REFS);
       assertThat(stats.failed() + stats.skipped() + stats.malformed()).isZero();
@@ -170,7 +184,11 @@ class PrefetchingConsumerIT {
       System.out.printf(
           "PREFETCH IT: %d refs of %d B, %d ms store GET latency, read.max.inflight 64:"
               + " plain %.0f ms, prefetch %.0f ms, ratio %.1fx%n",
-          REFS, VALUE_BYTES, LATENCY.toMillis(), plain / 1e6, prefetch / 1e6,
+          REFS,
+          VALUE_BYTES,
+          LATENCY.toMillis(),
+          plain / 1e6,
+          prefetch / 1e6,
           (double) plain / prefetch);
     } finally {
       proxy.clear();

@@ -1,10 +1,10 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.internal.ReaderAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.StoreException.Kind;
@@ -82,8 +82,8 @@ class PrefetchingConsumerTest {
     return refs;
   }
 
-  private ConsumerRecord<byte[], byte[]> record(byte[] key, byte[] value, boolean keyMarked,
-      boolean valueMarked) {
+  private ConsumerRecord<byte[], byte[]> record(
+      byte[] key, byte[] value, boolean keyMarked, boolean valueMarked) {
     RecordHeaders headers = new RecordHeaders();
     if (keyMarked) {
       ClaimCheckHeaders.mark(headers, true);
@@ -91,8 +91,19 @@ class PrefetchingConsumerTest {
     if (valueMarked) {
       ClaimCheckHeaders.mark(headers, false);
     }
-    ConsumerRecord<byte[], byte[]> r = new ConsumerRecord<>(tp.topic(), tp.partition(), offset++,
-        0L, TimestampType.CREATE_TIME, -1, -1, key, value, headers, Optional.empty());
+    ConsumerRecord<byte[], byte[]> r =
+        new ConsumerRecord<>(
+            tp.topic(),
+            tp.partition(),
+            offset++,
+            0L,
+            TimestampType.CREATE_TIME,
+            -1,
+            -1,
+            key,
+            value,
+            headers,
+            Optional.empty());
     mock.addRecord(r);
     return r;
   }
@@ -132,8 +143,7 @@ class PrefetchingConsumerTest {
 
       assertThat(got).containsExactlyElementsOf(sent); // same instances, same order
       assertThat(store.count(Op.GET)).isEqualTo(20);
-      assertThat(consumer.stats())
-          .isEqualTo(new PrefetchingConsumer.Stats(20, 0, 0, 0, 0, 0));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(20, 0, 0, 0, 0, 0));
     }
   }
 
@@ -227,9 +237,25 @@ class PrefetchingConsumerTest {
     MockConsumer<byte[], byte[]> second = new MockConsumer<>("earliest");
     second.assign(List.of(tp));
     second.updateBeginningOffsets(Map.of(tp, 0L));
-    second.addRecord(list(new ConsumerRecords<>(Map.of(tp, List.of(new ConsumerRecord<byte[],
-        byte[]>(tp.topic(), 0, 0, 0L, TimestampType.CREATE_TIME, -1, -1, RefCodec.encode(keyRef),
-        "v".getBytes(), markedKey(), Optional.empty()))), Map.of())).get(0));
+    second.addRecord(
+        list(new ConsumerRecords<>(
+                Map.of(
+                    tp,
+                    List.of(
+                        new ConsumerRecord<byte[], byte[]>(
+                            tp.topic(),
+                            0,
+                            0,
+                            0L,
+                            TimestampType.CREATE_TIME,
+                            -1,
+                            -1,
+                            RefCodec.encode(keyRef),
+                            "v".getBytes(),
+                            markedKey(),
+                            Optional.empty()))),
+                Map.of()))
+            .get(0));
     try (PrefetchingConsumer consumer = new PrefetchingConsumer(second, m)) {
       consumer.poll(Duration.ZERO);
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
@@ -269,8 +295,13 @@ class PrefetchingConsumerTest {
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
       assertThat(store.count(Op.GET)).isEqualTo(2);
       for (int i = 0; i < got.size(); i++) {
-        assertThat(deserializer.redeem(RefCodec.decode(got.get(i).value()),
-            deserializer.ticker().read() + WAIT.toNanos()).join()).isEqualTo(random(1000, i));
+        assertThat(
+                deserializer
+                    .redeem(
+                        RefCodec.decode(got.get(i).value()),
+                        deserializer.ticker().read() + WAIT.toNanos())
+                    .join())
+            .isEqualTo(random(1000, i));
         assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
         // each read frees a pin and starts the next: two ahead, never more, never twice
         assertThat(store.count(Op.GET)).isEqualTo(Math.min(6, i + 3));
@@ -294,11 +325,11 @@ class PrefetchingConsumerTest {
   }
 
   /**
-   * Regression: with a frequency-admitting (Caffeine TinyLFU) claim cache, once the cache was
-   * full a freshly fetched claim (sketch frequency 1) lost to older ones the deserializer had
-   * already read (frequency 2), so every prefetched claim was evicted before the deserializer asked
-   * and fetched twice (measured: 9860 GETs for 5000 refs over 200 batches). The cache now evicts
-   * in insertion order.
+   * Regression: with a frequency-admitting (Caffeine TinyLFU) claim cache, once the cache was full
+   * a freshly fetched claim (sketch frequency 1) lost to older ones the deserializer had already
+   * read (frequency 2), so every prefetched claim was evicted before the deserializer asked and
+   * fetched twice (measured: 9860 GETs for 5000 refs over 200 batches). The cache now evicts in
+   * insertion order.
    */
   @Test
   void steadyStateBatchesKeepHittingTheCacheOnceItIsFull() {
@@ -316,12 +347,14 @@ class PrefetchingConsumerTest {
         List<ConsumerRecord<byte[], byte[]>> got = list(consumer.poll(Duration.ZERO));
         assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
         for (ConsumerRecord<byte[], byte[]> r : got) {
-          deserializer.redeem(RefCodec.decode(r.value()), deserializer.ticker().read()
-              + WAIT.toNanos()).join();
+          deserializer
+              .redeem(RefCodec.decode(r.value()), deserializer.ticker().read() + WAIT.toNanos())
+              .join();
         }
       }
       assertThat(consumer.stats().succeeded()).isEqualTo(batches * perBatch);
-      assertThat(store.count(Op.GET)).as("store GETs for %d distinct refs", batches * perBatch)
+      assertThat(store.count(Op.GET))
+          .as("store GETs for %d distinct refs", batches * perBatch)
           .isEqualTo(batches * perBatch);
     }
   }

@@ -61,7 +61,8 @@ class ProducerConsumerIT {
     int puts = 0;
     int multipart = 0;
     Map<String, Object> producerConfig = Servers.producer(cc);
-    producerConfig.put(org.apache.kafka.clients.producer.ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+    producerConfig.put(
+        org.apache.kafka.clients.producer.ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
         ClaimCheckSerializer.Monitored.class.getName()); // its counts are the producer's metrics
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(producerConfig)) {
       for (int i = 0; i < sizes.length; i++) {
@@ -99,14 +100,16 @@ class ProducerConsumerIT {
     // most one GET per large value.
     assertThat(proxy.requestCount("PUT")).isEqualTo(puts);
     assertThat(proxy.requestCount("GET")).isBetween(1L, (long) large);
-    assertThat(proxy.requestCount("POST")).as("create + complete per multipart upload")
+    assertThat(proxy.requestCount("POST"))
+        .as("create + complete per multipart upload")
         .isEqualTo(2L * multipart);
     assertThat(proxy.requestCount("HEAD") + proxy.requestCount("DELETE")).isZero();
   }
 
   /** The Monitorable variant (kafka-clients 4.1+), whose counts are the consumer's metrics. */
   private static Map<String, Object> monitored(Map<String, Object> consumer) {
-    consumer.put(org.apache.kafka.clients.consumer.ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+    consumer.put(
+        org.apache.kafka.clients.consumer.ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
         ClaimCheckDeserializer.Monitored.class.getName());
     return consumer;
   }

@@ -103,12 +103,18 @@ final class Servers {
    */
   static int putRequests(int valueSize) {
     long pack = valueSize + 42L;
-    if (pack < (int) io.ankusa.claimcheck.config.ClaimCheckConfig.CONFIG_DEF.defaultValues()
-        .get(io.ankusa.claimcheck.config.ClaimCheckConfig.S3_MULTIPART_THRESHOLD)) {
+    if (pack
+        < (int)
+            io.ankusa.claimcheck.config.ClaimCheckConfig.CONFIG_DEF
+                .defaultValues()
+                .get(io.ankusa.claimcheck.config.ClaimCheckConfig.S3_MULTIPART_THRESHOLD)) {
       return 1;
     }
-    int part = (int) io.ankusa.claimcheck.config.ClaimCheckConfig.CONFIG_DEF.defaultValues()
-        .get(io.ankusa.claimcheck.config.ClaimCheckConfig.S3_MULTIPART_PART_SIZE);
+    int part =
+        (int)
+            io.ankusa.claimcheck.config.ClaimCheckConfig.CONFIG_DEF
+                .defaultValues()
+                .get(io.ankusa.claimcheck.config.ClaimCheckConfig.S3_MULTIPART_PART_SIZE);
     return (int) ((pack + part - 1) / part);
   }
 

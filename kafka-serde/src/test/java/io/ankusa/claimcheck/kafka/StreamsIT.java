@@ -1,7 +1,5 @@
 package io.ankusa.claimcheck.kafka;
 
-import io.ankusa.claimcheck.ClaimCheckFailure;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;

@@ -60,13 +60,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A long-lived Kafka Streams app over claim-checked values (threshold 64 bytes, so most are refs)
- * under collection: repartition topics (a KStream#groupBy of plain refs, a KTable#groupBy of
- * {@code Change} pairs), changelogs (aggregate, reduce, windowed store, suppress buffer, FK-join
- * stores), a windowed aggregation behind {@code suppress}, and a foreign-key join. The collector
- * runs over every topic of the app (one prefix) with grace 0, forced and deleting, while the app
- * runs and again while it is stopped; afterwards every ref anywhere in every record of every topic
- * (key, value, headers) redeems, and the state the app restores from its changelogs after its
- * local state is wiped equals, byte for byte, the state it had before. Real broker, real S3.
+ * under collection: repartition topics (a KStream#groupBy of plain refs, a KTable#groupBy of {@code
+ * Change} pairs), changelogs (aggregate, reduce, windowed store, suppress buffer, FK-join stores),
+ * a windowed aggregation behind {@code suppress}, and a foreign-key join. The collector runs over
+ * every topic of the app (one prefix) with grace 0, forced and deleting, while the app runs and
+ * again while it is stopped; afterwards every ref anywhere in every record of every topic (key,
+ * value, headers) redeems, and the state the app restores from its changelogs after its local state
+ * is wiped equals, byte for byte, the state it had before. Real broker, real S3.
  */
 class StreamsUnderCollectionIT {
 
@@ -119,28 +119,46 @@ class StreamsUnderCollectionIT {
           if (i % 3 == 0) { // each user's profile shrinks and grows across the threshold
             int j = i / 3;
             int size = (j / USERS) % 2 == 0 ? 20 + j : 100 + 3 * j;
-            producer.send(new ProducerRecord<>(profiles, null, base + i * 1000L,
-                "user-" + j % USERS, Servers.payload(size, 7000 + i)));
+            producer.send(
+                new ProducerRecord<>(
+                    profiles,
+                    null,
+                    base + i * 1000L,
+                    "user-" + j % USERS,
+                    Servers.payload(size, 7000 + i)));
           }
-          producer.send(new ProducerRecord<>(orders, null, base + i * 1000L, "order-" + i,
-              Servers.payload(i % 5 == 0 ? 30 : 80 + 7 * i, 8000 + i)));
+          producer.send(
+              new ProducerRecord<>(
+                  orders,
+                  null,
+                  base + i * 1000L,
+                  "order-" + i,
+                  Servers.payload(i % 5 == 0 ? 30 : 80 + 7 * i, 8000 + i)));
         }
         producer.flush();
         Thread.sleep(1500);
         runs.add(collect(cc, tenant, prefix)); // while the app works through the records
       }
       // Stream time past every window, so suppress emits them all.
-      producer.send(new ProducerRecord<>(orders, null, base + (ORDERS + 60) * 1000L, "order-last",
-          Servers.payload(200, 9999)));
+      producer.send(
+          new ProducerRecord<>(
+              orders,
+              null,
+              base + (ORDERS + 60) * 1000L,
+              "order-last",
+              Servers.payload(200, 9999)));
       producer.flush();
     }
     awaitQuiet(prefix);
     runs.add(collect(cc, tenant, prefix));
 
     Map<String, String> before = state(streams);
-    assertThat(before.keySet()).as("every store has entries")
-        .anyMatch(k -> k.startsWith("per-bucket/")).anyMatch(k -> k.startsWith("per-parity/"))
-        .anyMatch(k -> k.startsWith("orders/")).anyMatch(k -> k.startsWith("profiles/"))
+    assertThat(before.keySet())
+        .as("every store has entries")
+        .anyMatch(k -> k.startsWith("per-bucket/"))
+        .anyMatch(k -> k.startsWith("per-parity/"))
+        .anyMatch(k -> k.startsWith("orders/"))
+        .anyMatch(k -> k.startsWith("profiles/"))
         .anyMatch(k -> k.startsWith("per-user-window/"));
 
     streams.close(Duration.ofSeconds(30));
@@ -157,8 +175,10 @@ class StreamsUnderCollectionIT {
     List<String> failures = new ArrayList<>();
     Map<String, Integer> refsPerTopic = redeemEveryRef(cc, prefix, failures);
     assertThat(failures).as("refs that no longer redeem").isEmpty();
-    assertThat(refsPerTopic.keySet()).as("refs in repartition topics and changelogs alike")
-        .anyMatch(t -> t.endsWith("-repartition")).anyMatch(t -> t.endsWith("-changelog"));
+    assertThat(refsPerTopic.keySet())
+        .as("refs in repartition topics and changelogs alike")
+        .anyMatch(t -> t.endsWith("-repartition"))
+        .anyMatch(t -> t.endsWith("-changelog"));
 
     streams = start(topology(prefix), config);
     Map<String, String> restored = state(streams);
@@ -171,32 +191,46 @@ class StreamsUnderCollectionIT {
     KStream<String, byte[]> orders = b.stream(prefix + "-orders");
     KTable<String, byte[]> profiles = b.table(prefix + "-profiles", Materialized.as("profiles"));
 
-    orders.groupBy((k, v) -> "bucket-" + (v.length % 3)) // repartition: plain refs
-        .aggregate(() -> new byte[0], (k, v, agg) -> capped(agg, v),
+    orders
+        .groupBy((k, v) -> "bucket-" + (v.length % 3)) // repartition: plain refs
+        .aggregate(
+            () -> new byte[0],
+            (k, v, agg) -> capped(agg, v),
             Materialized.<String, byte[], KeyValueStore<Bytes, byte[]>>as("per-bucket"))
-        .toStream().to(prefix + "-out-buckets");
+        .toStream()
+        .to(prefix + "-out-buckets");
 
     // Repartition records are Change pairs: a user stays in its group, so one record carries its
     // new and its old profile, one inline and one a ref when the profile crossed the threshold.
-    profiles.groupBy((k, v) -> KeyValue.pair("users-" + (k.charAt(k.length() - 1) % 2), v))
-        .reduce(StreamsUnderCollectionIT::xor, StreamsUnderCollectionIT::xor,
+    profiles
+        .groupBy((k, v) -> KeyValue.pair("users-" + (k.charAt(k.length() - 1) % 2), v))
+        .reduce(
+            StreamsUnderCollectionIT::xor,
+            StreamsUnderCollectionIT::xor,
             Materialized.<String, byte[], KeyValueStore<Bytes, byte[]>>as("per-parity"))
-        .toStream().to(prefix + "-out-parities");
+        .toStream()
+        .to(prefix + "-out-parities");
 
-    orders.selectKey((k, v) -> userOf(v)) // repartition, then a windowed store and suppress
+    orders
+        .selectKey((k, v) -> userOf(v)) // repartition, then a windowed store and suppress
         .groupByKey()
         .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofSeconds(5), Duration.ZERO))
-        .reduce(StreamsUnderCollectionIT::capped,
+        .reduce(
+            StreamsUnderCollectionIT::capped,
             Materialized.<String, byte[], WindowStore<Bytes, byte[]>>as("per-user-window")
                 .withKeySerde(Serdes.String())) // so that suppress knows the windowed key serde
         .suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()))
         .toStream((Windowed<String> w, byte[] v) -> w.key() + "@" + w.window().start())
         .to(prefix + "-out-windows");
 
-    orders.toTable(Materialized.<String, byte[], KeyValueStore<Bytes, byte[]>>as("orders"))
-        .join(profiles, (Function<byte[], String>) StreamsUnderCollectionIT::userOf,
+    orders
+        .toTable(Materialized.<String, byte[], KeyValueStore<Bytes, byte[]>>as("orders"))
+        .join(
+            profiles,
+            (Function<byte[], String>) StreamsUnderCollectionIT::userOf,
             StreamsUnderCollectionIT::capped) // FK join: subscription and response topics
-        .toStream().to(prefix + "-out-joined");
+        .toStream()
+        .to(prefix + "-out-joined");
     return b;
   }
 
@@ -228,7 +262,8 @@ class StreamsUnderCollectionIT {
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, Servers.kafka().bootstrapServers());
     p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
     p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, ClaimCheckSerde.class.getName());
-    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+    p.put(
+        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
         ClaimCheckDeserializationExceptionHandler.class.getName());
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
@@ -246,10 +281,11 @@ class StreamsUnderCollectionIT {
 
   private KafkaStreams start(StreamsBuilder builder, Properties config) throws Exception {
     KafkaStreams s = new KafkaStreams(builder.build(config), config);
-    s.setUncaughtExceptionHandler(e -> {
-      appFailure.compareAndSet(null, e);
-      return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-    });
+    s.setUncaughtExceptionHandler(
+        e -> {
+          appFailure.compareAndSet(null, e);
+          return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
     s.start();
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (s.state() != KafkaStreams.State.RUNNING && System.nanoTime() < until) {
@@ -267,10 +303,16 @@ class StreamsUnderCollectionIT {
       closing.add(s);
       stores.add(s);
     }
-    return Collector.create(Map.of("bootstrap.servers", Servers.kafka().bootstrapServers()),
-            stores, Clock.systemUTC(), Ticker.system())
-        .run(GcOptions.of(tenant, Pattern.compile(Pattern.quote(prefix) + "-.*"))
-            .withGrace(Duration.ZERO, true).withDelete(true), Progress.NONE);
+    return Collector.create(
+            Map.of("bootstrap.servers", Servers.kafka().bootstrapServers()),
+            stores,
+            Clock.systemUTC(),
+            Ticker.system())
+        .run(
+            GcOptions.of(tenant, Pattern.compile(Pattern.quote(prefix) + "-.*"))
+                .withGrace(Duration.ZERO, true)
+                .withDelete(true),
+            Progress.NONE);
   }
 
   /** Waits until the app's topics stop growing (their end offsets are steady for 3 s). */
@@ -327,11 +369,20 @@ class StreamsUnderCollectionIT {
             for (ClaimRef ref : refsIn(field)) {
               found.merge(r.topic(), 1, Integer::sum);
               try {
-                check.redeem(ref, check.ticker().read() + TimeUnit.SECONDS.toNanos(20))
+                check
+                    .redeem(ref, check.ticker().read() + TimeUnit.SECONDS.toNanos(20))
                     .get(30, TimeUnit.SECONDS);
               } catch (Exception e) {
-                failures.add(r.topic() + "-" + r.partition() + "@" + r.offset() + " "
-                    + ref.packId().hex() + ": " + e.getCause());
+                failures.add(
+                    r.topic()
+                        + "-"
+                        + r.partition()
+                        + "@"
+                        + r.offset()
+                        + " "
+                        + ref.packId().hex()
+                        + ": "
+                        + e.getCause());
               }
             }
           }
@@ -370,20 +421,31 @@ class StreamsUnderCollectionIT {
   private Map<String, String> state(KafkaStreams s) throws Exception {
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
-      assertThat(appFailure.get()).as("the app stopped on an exception (a lost claim? a refused value?)").isNull();
+      assertThat(appFailure.get())
+          .as("the app stopped on an exception (a lost claim? a refused value?)")
+          .isNull();
       try {
         Map<String, String> all = new TreeMap<>();
         for (String store : KEY_VALUE_STORES) {
-          try (KeyValueIterator<String, byte[]> it = s.store(StoreQueryParameters.fromNameAndType(
-              store, QueryableStoreTypes.<String, byte[]>keyValueStore())).all()) {
-            it.forEachRemaining(kv -> all.put(store + "/" + kv.key, HexFormat.of().formatHex(kv.value)));
+          try (KeyValueIterator<String, byte[]> it =
+              s.store(
+                      StoreQueryParameters.fromNameAndType(
+                          store, QueryableStoreTypes.<String, byte[]>keyValueStore()))
+                  .all()) {
+            it.forEachRemaining(
+                kv -> all.put(store + "/" + kv.key, HexFormat.of().formatHex(kv.value)));
           }
         }
-        try (KeyValueIterator<Windowed<String>, byte[]> it = s.store(
-            StoreQueryParameters.fromNameAndType("per-user-window",
-                QueryableStoreTypes.<String, byte[]>windowStore())).all()) {
-          it.forEachRemaining(kv -> all.put("per-user-window/" + kv.key.key() + "@"
-              + kv.key.window().start(), HexFormat.of().formatHex(kv.value)));
+        try (KeyValueIterator<Windowed<String>, byte[]> it =
+            s.store(
+                    StoreQueryParameters.fromNameAndType(
+                        "per-user-window", QueryableStoreTypes.<String, byte[]>windowStore()))
+                .all()) {
+          it.forEachRemaining(
+              kv ->
+                  all.put(
+                      "per-user-window/" + kv.key.key() + "@" + kv.key.window().start(),
+                      HexFormat.of().formatHex(kv.value)));
         }
         return all;
       } catch (org.apache.kafka.streams.errors.InvalidStateStoreException e) {
@@ -397,11 +459,13 @@ class StreamsUnderCollectionIT {
 
   private static List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> c, String prefix) {
     List<TopicPartition> parts = new ArrayList<>();
-    c.listTopics().forEach((topic, infos) -> {
-      if (topic.startsWith(prefix + "-")) {
-        infos.forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
-      }
-    });
+    c.listTopics()
+        .forEach(
+            (topic, infos) -> {
+              if (topic.startsWith(prefix + "-")) {
+                infos.forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
+              }
+            });
     return parts;
   }
 

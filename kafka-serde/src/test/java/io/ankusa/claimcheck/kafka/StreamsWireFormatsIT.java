@@ -111,7 +111,8 @@ class StreamsWireFormatsIT {
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, Servers.kafka().bootstrapServers());
     p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class.getName());
     p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, ClaimCheckSerde.class.getName());
-    p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+    p.put(
+        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
         RecordingHandler.class.getName());
     p.put(ClaimCheckDeserializationExceptionHandler.DLQ_TOPIC, dlq);
     p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
@@ -155,8 +156,10 @@ class StreamsWireFormatsIT {
     KTable<String, byte[]> amounts = builder.table(in);
     amounts
         .groupBy((k, v) -> KeyValue.pair("g" + Math.floorMod(amountOf(v), 3), v))
-        .reduce((agg, v) -> sum(amountOf(agg) + amountOf(v)),
-            (agg, v) -> sum(amountOf(agg) - amountOf(v)), Materialized.as("sums"))
+        .reduce(
+            (agg, v) -> sum(amountOf(agg) + amountOf(v)),
+            (agg, v) -> sum(amountOf(agg) - amountOf(v)),
+            Materialized.as("sums"))
         .toStream()
         .to(out);
     start(builder, streamsConfig(cc));
@@ -179,12 +182,21 @@ class StreamsWireFormatsIT {
     Map<String, Long> expected = new HashMap<>(Map.of("g0", 0L, "g1", 0L, "g2", 0L));
     latest.values().forEach(n -> expected.merge("g" + Math.floorMod(n, 3), n, Long::sum));
 
-    Map<String, byte[]> got = readUntil(out, cc, Servers.consumer(cc, Servers.unique("g")),
-        m -> expected.entrySet().stream().allMatch(e -> Arrays.equals(m.get(e.getKey()),
-            sum(e.getValue())) || (e.getValue() == 0 && !m.containsKey(e.getKey()))));
+    Map<String, byte[]> got =
+        readUntil(
+            out,
+            cc,
+            Servers.consumer(cc, Servers.unique("g")),
+            m ->
+                expected.entrySet().stream()
+                    .allMatch(
+                        e ->
+                            Arrays.equals(m.get(e.getKey()), sum(e.getValue()))
+                                || (e.getValue() == 0 && !m.containsKey(e.getKey()))));
     for (Map.Entry<String, Long> e : expected.entrySet()) {
       if (got.containsKey(e.getKey()) || e.getValue() != 0) {
-        assertThat(got.get(e.getKey())).as("aggregate of %s", e.getKey())
+        assertThat(got.get(e.getKey()))
+            .as("aggregate of %s", e.getKey())
             .isEqualTo(sum(e.getValue()));
       }
     }
@@ -221,8 +233,8 @@ class StreamsWireFormatsIT {
     Map<String, byte[]> orderValues = new HashMap<>();
     Map<String, byte[]> orderKeys = new HashMap<>();
     Map<String, Object> producerConfig = Servers.producer(cc);
-    producerConfig.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-        ClaimCheckSerializer.class.getName());
+    producerConfig.put(
+        ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ClaimCheckSerializer.class.getName());
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig)) {
       for (int round = 0; round < 3; round++) {
         for (int c = 0; c < 4; c++) {
@@ -244,26 +256,36 @@ class StreamsWireFormatsIT {
       }
     }
     Map<String, byte[]> expected = new HashMap<>();
-    orderValues.forEach((k, v) ->
-        expected.put(k, concat(v, customerValues.get(HEX.formatHex(customerOf(v))))));
+    orderValues.forEach(
+        (k, v) -> expected.put(k, concat(v, customerValues.get(HEX.formatHex(customerOf(v))))));
 
     Map<String, Object> consumerConfig = Servers.consumer(cc, Servers.unique("g"));
-    consumerConfig.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-        ClaimCheckDeserializer.class.getName());
-    Map<String, byte[]> got = readUntil(out, cc, consumerConfig, m -> m.keySet().equals(
-        expected.keySet()) && expected.entrySet().stream().allMatch(
-            e -> Arrays.equals(m.get(e.getKey()), e.getValue())));
+    consumerConfig.put(
+        ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ClaimCheckDeserializer.class.getName());
+    Map<String, byte[]> got =
+        readUntil(
+            out,
+            cc,
+            consumerConfig,
+            m ->
+                m.keySet().equals(expected.keySet())
+                    && expected.entrySet().stream()
+                        .allMatch(e -> Arrays.equals(m.get(e.getKey()), e.getValue())));
     assertThat(got.keySet()).isEqualTo(expected.keySet());
-    expected.forEach((k, v) -> assertThat(got.get(k)).as("order %s", k.substring(0, 8))
-        .isEqualTo(v));
+    expected.forEach(
+        (k, v) -> assertThat(got.get(k)).as("order %s", k.substring(0, 8)).isEqualTo(v));
     assertNothingDeadLettered(cc);
   }
 
   /** An order value: the customer key's length (4), the customer key, a body of {@code size}. */
   private static byte[] order(byte[] customerKey, int size, long seed) {
     byte[] body = Servers.payload(size, seed);
-    return ByteBuffer.allocate(1 + 4 + customerKey.length + size).put((byte) 4)
-        .putInt(customerKey.length).put(customerKey).put(body).array();
+    return ByteBuffer.allocate(1 + 4 + customerKey.length + size)
+        .put((byte) 4)
+        .putInt(customerKey.length)
+        .put(customerKey)
+        .put(body)
+        .array();
   }
 
   private static byte[] customerOf(byte[] order) {
@@ -295,7 +317,8 @@ class StreamsWireFormatsIT {
     Produced<String, byte[]> raw = Produced.with(Serdes.String(), Serdes.ByteArray());
     values.to(bytesOut, raw); // the whole value inline, beside the input's marker
     values.mapValues(v -> Arrays.copyOf(v, 20)).to(prefixOut, raw);
-    values.mapValues(v -> HEX.formatHex(v, 0, Math.min(16, v.length)))
+    values
+        .mapValues(v -> HEX.formatHex(v, 0, Math.min(16, v.length)))
         .to(stringOut, Produced.with(Serdes.String(), Serdes.String()));
     values.to(claimedOut); // and one sink with the claim-check serde, from the same node
     start(builder, streamsConfig(cc));
@@ -313,30 +336,35 @@ class StreamsWireFormatsIT {
 
     Map<String, Object> consumer = Servers.consumer(cc, Servers.unique("g"));
     java.util.Set<String> marked = new java.util.TreeSet<>();
-    Map<String, byte[]> whole = readUntil(bytesOut, consumer, m -> m.size() == sizes.length,
-        marked);
-    Map<String, byte[]> prefixes = readUntil(prefixOut, consumer, m -> m.size() == sizes.length,
-        marked);
-    Map<String, byte[]> claimed = readUntil(claimedOut, cc, consumer,
-        m -> m.size() == sizes.length);
+    Map<String, byte[]> whole =
+        readUntil(bytesOut, consumer, m -> m.size() == sizes.length, marked);
+    Map<String, byte[]> prefixes =
+        readUntil(prefixOut, consumer, m -> m.size() == sizes.length, marked);
+    Map<String, byte[]> claimed =
+        readUntil(claimedOut, cc, consumer, m -> m.size() == sizes.length);
     Map<String, Object> strings = Servers.consumer(cc, Servers.unique("g"));
     strings.put(ClaimCheckSerdeConfig.VALUE_SERDE, Serdes.StringSerde.class.getName());
     Map<String, String> hex = new HashMap<>();
     try (KafkaConsumer<String, String> c = new KafkaConsumer<>(strings)) {
       c.subscribe(List.of(stringOut));
-      for (ConsumerRecord<String, String> r : Servers.pollAll(c, sizes.length,
-          Duration.ofSeconds(90))) {
+      for (ConsumerRecord<String, String> r :
+          Servers.pollAll(c, sizes.length, Duration.ofSeconds(90))) {
         hex.put(r.key(), r.value());
       }
     }
-    sent.forEach((k, v) -> {
-      assertThat(whole.get(k)).as("%s as bytes", k).isEqualTo(v);
-      assertThat(prefixes.get(k)).as("%s's prefix", k).isEqualTo(Arrays.copyOf(v, 20));
-      assertThat(claimed.get(k)).as("%s claim-checked again", k).isEqualTo(v);
-      assertThat(hex.get(k)).as("%s as a string", k).isEqualTo(HEX.formatHex(v, 0, Math.min(16, v.length)));
-    });
-    // The case itself: the input's marker was forwarded beside the inline bytes of each large value.
-    assertThat(marked).as("keys whose forwarded marker sits beside inline bytes")
+    sent.forEach(
+        (k, v) -> {
+          assertThat(whole.get(k)).as("%s as bytes", k).isEqualTo(v);
+          assertThat(prefixes.get(k)).as("%s's prefix", k).isEqualTo(Arrays.copyOf(v, 20));
+          assertThat(claimed.get(k)).as("%s claim-checked again", k).isEqualTo(v);
+          assertThat(hex.get(k))
+              .as("%s as a string", k)
+              .isEqualTo(HEX.formatHex(v, 0, Math.min(16, v.length)));
+        });
+    // The case itself: the input's marker was forwarded beside the inline bytes of each large
+    // value.
+    assertThat(marked)
+        .as("keys whose forwarded marker sits beside inline bytes")
         .isEqualTo(new java.util.TreeSet<>(List.of("k2", "k3", "k5")));
     assertNothingDeadLettered(cc);
   }
@@ -346,14 +374,20 @@ class StreamsWireFormatsIT {
    * deserializer; keys as the config says, shown as hex when bytes), keeping each key's latest
    * value, until {@code done} holds or 90 s passed; fails on any deserialization error.
    */
-  private static Map<String, byte[]> readUntil(String topic, Map<String, Object> cc,
-      Map<String, Object> config, Predicate<Map<String, byte[]>> done) {
+  private static Map<String, byte[]> readUntil(
+      String topic,
+      Map<String, Object> cc,
+      Map<String, Object> config,
+      Predicate<Map<String, byte[]>> done) {
     return readUntil(topic, config, done, new java.util.HashSet<>());
   }
 
   /** As above, adding the keys of records that carry the value marker to {@code marked}. */
-  private static Map<String, byte[]> readUntil(String topic, Map<String, Object> config,
-      Predicate<Map<String, byte[]>> done, java.util.Set<String> marked) {
+  private static Map<String, byte[]> readUntil(
+      String topic,
+      Map<String, Object> config,
+      Predicate<Map<String, byte[]>> done,
+      java.util.Set<String> marked) {
     Map<String, Object> c = new HashMap<>(config);
     c.put(ConsumerConfig.GROUP_ID_CONFIG, Servers.unique("read"));
     Map<String, byte[]> latest = new HashMap<>();
@@ -379,8 +413,7 @@ class StreamsWireFormatsIT {
     Map<String, Object> c = Servers.consumer(cc, Servers.unique("dlq"));
     try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c)) {
       consumer.subscribe(List.of(dlq));
-      assertThat(Servers.pollAll(consumer, 1, Duration.ofSeconds(3))).as("dead-lettered")
-          .isEmpty();
+      assertThat(Servers.pollAll(consumer, 1, Duration.ofSeconds(3))).as("dead-lettered").isEmpty();
     }
   }
 }

@@ -28,17 +28,19 @@ class TallyTest {
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> all = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
-      Thread th = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
-        for (int n = 0; n < each; n++) {
-          t.increment();
-        }
-      });
+      Thread th =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  return;
+                }
+                for (int n = 0; n < each; n++) {
+                  t.increment();
+                }
+              });
       th.start();
       all.add(th);
     }
@@ -53,11 +55,13 @@ class TallyTest {
   void theOwnerKeepsCountingAfterOthersJoin() throws InterruptedException {
     Tally t = new Tally();
     t.increment(); // this thread owns the tally
-    Thread other = new Thread(() -> {
-      for (int n = 0; n < 500; n++) {
-        t.increment();
-      }
-    });
+    Thread other =
+        new Thread(
+            () -> {
+              for (int n = 0; n < 500; n++) {
+                t.increment();
+              }
+            });
     other.start();
     other.join();
     t.increment();

@@ -15,8 +15,8 @@ import java.util.Locale;
  * Content-Range of a partial answer, cuts or flips the body's bytes, or replaces a ranged answer by
  * the whole object; stateless and thread-safe. Answers to other methods pass through unchanged.
  *
- * <p>A rewritten answer's {@code Content-Length} always equals its body's length, so the HTTP
- * layer accepts it and only the S3 client's own checks can notice the lie.
+ * <p>A rewritten answer's {@code Content-Length} always equals its body's length, so the HTTP layer
+ * accepts it and only the S3 client's own checks can notice the lie.
  */
 final class BodyTransformer implements ResponseTransformerV2 {
 

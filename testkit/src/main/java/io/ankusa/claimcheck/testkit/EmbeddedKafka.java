@@ -160,7 +160,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     java.util.Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec>
         latest = new java.util.HashMap<>();
     for (int p = 0; p < partitions; p++) {
-      latest.put(new org.apache.kafka.common.TopicPartition(name, p),
+      latest.put(
+          new org.apache.kafka.common.TopicPartition(name, p),
           org.apache.kafka.clients.admin.OffsetSpec.latest());
     }
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
@@ -174,15 +175,16 @@ public final class EmbeddedKafka implements AutoCloseable {
           // have taken over: both retriable, asked again until the start timeout.
           if (!(e.getCause() instanceof org.apache.kafka.common.errors.RetriableException)
               || System.nanoTime() > deadline) {
-            throw new IllegalStateException("EmbeddedKafka: topic " + name + " has no leader",
-                e.getCause());
+            throw new IllegalStateException(
+                "EmbeddedKafka: topic " + name + " has no leader", e.getCause());
           }
           Thread.sleep(20);
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("EmbeddedKafka: interrupted awaiting " + name + "'s leaders", e);
+      throw new IllegalStateException(
+          "EmbeddedKafka: interrupted awaiting " + name + "'s leaders", e);
     } catch (java.util.concurrent.TimeoutException e) {
       throw new IllegalStateException("EmbeddedKafka: topic " + name + "'s leaders not ready", e);
     }

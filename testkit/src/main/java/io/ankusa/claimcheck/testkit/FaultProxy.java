@@ -54,8 +54,7 @@ public final class FaultProxy implements AutoCloseable {
 
   /** Starts a pass-through proxy in front of {@code s3}. */
   public static FaultProxy inFrontOf(EmbeddedS3 s3) {
-    return start(
-        s3.endpoint(), new WholeObjects(s3.endpoint(), s3.accessKey(), s3.secretKey()));
+    return start(s3.endpoint(), new WholeObjects(s3.endpoint(), s3.accessKey(), s3.secretKey()));
   }
 
   /**
@@ -83,8 +82,7 @@ public final class FaultProxy implements AutoCloseable {
                   .disableRequestJournal()
                   .containerThreads(100)
                   .notifier(new Slf4jNotifier(false))
-                  .extensions(
-                      filter, new HangTransformer(), new BodyTransformer(wholeObjects)));
+                  .extensions(filter, new HangTransformer(), new BodyTransformer(wholeObjects)));
       server.addMockServiceRequestListener(filter);
       server.stubFor(
           any(anyUrl())
@@ -231,7 +229,8 @@ public final class FaultProxy implements AutoCloseable {
       }
       java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
     }
-    throw new IllegalStateException("FaultProxy: " + endpoint + " still accepts connections after down()");
+    throw new IllegalStateException(
+        "FaultProxy: " + endpoint + " still accepts connections after down()");
   }
 
   /** Listens again on the same port, with the same faults; does nothing when already up. */

@@ -23,9 +23,9 @@ final class FreePorts {
   }
 
   /**
-   * Returns {@code n} different ports that were free a moment ago: all are held open together
-   * while they are chosen, so the system cannot hand out one port twice (calling {@link #next}
-   * twice can, once a released port is reused).
+   * Returns {@code n} different ports that were free a moment ago: all are held open together while
+   * they are chosen, so the system cannot hand out one port twice (calling {@link #next} twice can,
+   * once a released port is reused).
    */
   static int[] distinct(int n) {
     ServerSocket[] sockets = new ServerSocket[n];

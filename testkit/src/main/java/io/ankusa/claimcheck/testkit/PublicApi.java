@@ -123,8 +123,9 @@ public final class PublicApi {
       return;
     }
     int mod = m.getModifiers();
-    boolean visible = Modifier.isPublic(mod) || (Modifier.isProtected(mod)
-        && !Modifier.isFinal(c.getModifiers()));
+    boolean visible =
+        Modifier.isPublic(mod)
+            || (Modifier.isProtected(mod) && !Modifier.isFinal(c.getModifiers()));
     if (visible) {
       lines.add(c.getName() + " :: " + signature);
     }
@@ -132,10 +133,21 @@ public final class PublicApi {
 
   private static String describe(Class<?> c) {
     StringBuilder b = new StringBuilder();
-    b.append(c.isInterface() ? "interface" : c.isEnum() ? "enum" : c.isRecord() ? "record"
-        : c.isAnnotation() ? "annotation" : Modifier.isAbstract(c.getModifiers()) ? "abstract class"
-        : Modifier.isFinal(c.getModifiers()) ? "final class" : "class");
-    if (c.getGenericSuperclass() != null && c.getSuperclass() != Object.class && !c.isEnum()
+    b.append(
+        c.isInterface()
+            ? "interface"
+            : c.isEnum()
+                ? "enum"
+                : c.isRecord()
+                    ? "record"
+                    : c.isAnnotation()
+                        ? "annotation"
+                        : Modifier.isAbstract(c.getModifiers())
+                            ? "abstract class"
+                            : Modifier.isFinal(c.getModifiers()) ? "final class" : "class");
+    if (c.getGenericSuperclass() != null
+        && c.getSuperclass() != Object.class
+        && !c.isEnum()
         && !c.isRecord()) {
       b.append(" extends ").append(c.getGenericSuperclass().getTypeName());
     }

@@ -5,8 +5,8 @@ import java.io.InputStream;
 
 /**
  * Runs an {@link EmbeddedKafka} broker and an {@link EmbeddedS3} server in a process of their own
- * until its standard input closes; for tests whose own class path cannot hold the broker (such as
- * a client of another Kafka version).
+ * until its standard input closes; for tests whose own class path cannot hold the broker (such as a
+ * client of another Kafka version).
  *
  * <p>Prints one line once both serve, then nothing more:
  *

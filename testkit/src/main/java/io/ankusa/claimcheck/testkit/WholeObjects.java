@@ -15,8 +15,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Fetches a whole object from the proxy's target with its own SigV2-signed GET (the client's
- * ranged request cannot be replayed without its {@code Range}: that header is signed); thread-safe.
+ * Fetches a whole object from the proxy's target with its own SigV2-signed GET (the client's ranged
+ * request cannot be replayed without its {@code Range}: that header is signed); thread-safe.
  */
 final class WholeObjects {
 
@@ -49,7 +49,8 @@ final class WholeObjects {
             .GET()
             .build();
     try {
-      HttpResponse<byte[]> response = client().send(request, HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> response =
+          client().send(request, HttpResponse.BodyHandlers.ofByteArray());
       if (response.statusCode() != 200) {
         throw new IllegalStateException(
             "FaultProxy: whole-object GET " + path + " answered " + response.statusCode());

@@ -214,8 +214,8 @@ class FaultProxyIT {
     S3Exception e = s3Failure(() -> S3Clients.get(client, BUCKET, "k"));
     assertThat(e.statusCode()).isEqualTo(404);
     SdkHttpResponse http = e.awsErrorDetails().sdkHttpResponse();
-    assertThat(http.firstMatchingHeader("Content-Type")).hasValueSatisfying(
-        v -> assertThat(v).startsWith("text/html"));
+    assertThat(http.firstMatchingHeader("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/html"));
     assertThat(http.firstMatchingHeader("x-amz-request-id")).isEmpty();
     assertThat(e.awsErrorDetails().errorCode()).isNotEqualTo("NoSuchKey");
     assertThat(e).isNotInstanceOf(NoSuchKeyException.class);

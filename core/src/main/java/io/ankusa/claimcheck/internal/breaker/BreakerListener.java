@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.internal.breaker;
 
 /**
- * Told of every open and close of a store's breaker, after the state changed; implementations
- * must be thread-safe and must not throw.
+ * Told of every open and close of a store's breaker, after the state changed; implementations must
+ * be thread-safe and must not throw.
  */
 @FunctionalInterface
 public interface BreakerListener {

@@ -3,8 +3,8 @@ package io.ankusa.claimcheck.internal.breaker;
 /**
  * A breaker's state: a small immutable value, swapped whole; thread-safe.
  *
- * <p>The allowed transitions are data: {@link #on(Event, long, long)} returns the next state for
- * an event, or this same instance when the event changes nothing.
+ * <p>The allowed transitions are data: {@link #on(Event, long, long)} returns the next state for an
+ * event, or this same instance when the event changes nothing.
  */
 abstract sealed class BreakerState permits BreakerState.Closed, BreakerState.Open {
 

@@ -10,8 +10,8 @@ public final class Breakers {
   private Breakers() {}
 
   /**
-   * Returns a new closed breaker for store {@code store} that stays open for {@code cooldown}
-   * after the store could not answer, telling {@code listener} of each open and close.
+   * Returns a new closed breaker for store {@code store} that stays open for {@code cooldown} after
+   * the store could not answer, telling {@code listener} of each open and close.
    */
   public static Breaker fixedCooldown(
       int store, Duration cooldown, Ticker ticker, BreakerListener listener) {

@@ -1,5 +1,5 @@
 /**
- * Not API: this library's own store breakers, public only so that
- * its other modules can use it. It may change in any release without notice; do not import it.
+ * Not API: this library's own store breakers, public only so that its other modules can use it. It
+ * may change in any release without notice; do not import it.
  */
 package io.ankusa.claimcheck.internal.breaker;

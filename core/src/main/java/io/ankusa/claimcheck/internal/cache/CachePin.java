@@ -6,12 +6,12 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A {@link ClaimCache.Pin} of a {@link FifoClaimCache}; thread-safe.
  *
- * <p>Invariants: {@code state} only moves forward (PENDING → STARTING → PINNED → READ/RELEASED,
- * or straight from PENDING or STARTING to READ/RELEASED), by compare-and-set, so exactly one
- * thread ends a pin; whoever ends a STARTING or PINNED pin returns its {@code weight} to the
- * cache's reservation, once; the listener hears a read exactly once and never from the thread
- * starting the pin while it is STARTING; after its end a pin leaves no placeholder behind and its
- * bytes, if any, are queued for eviction exactly once ({@code enqueued}).
+ * <p>Invariants: {@code state} only moves forward (PENDING → STARTING → PINNED → READ/RELEASED, or
+ * straight from PENDING or STARTING to READ/RELEASED), by compare-and-set, so exactly one thread
+ * ends a pin; whoever ends a STARTING or PINNED pin returns its {@code weight} to the cache's
+ * reservation, once; the listener hears a read exactly once and never from the thread starting the
+ * pin while it is STARTING; after its end a pin leaves no placeholder behind and its bytes, if any,
+ * are queued for eviction exactly once ({@code enqueued}).
  */
 final class CachePin<K> implements ClaimCache.Pin {
 
@@ -20,8 +20,10 @@ final class CachePin<K> implements ClaimCache.Pin {
   private final ClaimCache.PinListener listener;
   private final AtomicReference<State> state = new AtomicReference<>(State.PENDING);
   private final AtomicBoolean enqueued = new AtomicBoolean();
+
   /** Written before the CAS to STARTING, read only after seeing STARTING or PINNED. */
   private volatile long weight;
+
   private volatile Thread starter;
 
   CachePin(FifoClaimCache<K> cache, K key, ClaimCache.PinListener listener) {

@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.internal.cache;
 
 /**
- * A bounded map from what was read to the bytes read, evicting by total byte size, that can pin
- * the answer of a prefetch until its first read; implementations are thread-safe.
+ * A bounded map from what was read to the bytes read, evicting by total byte size, that can pin the
+ * answer of a prefetch until its first read; implementations are thread-safe.
  *
  * <p>The arrays it holds and returns are shared, never copied (a hit must stay cheap whatever the
  * claim's size): nobody may modify an array after putting it or after getting it.
@@ -19,14 +19,14 @@ public interface ClaimCache<K> {
 
   /**
    * Returns the bytes cached under {@code key}, or null; never blocks and does not allocate. A
-   * lookup is a read: it ends a live pin of {@code key} (whether its bytes have arrived or not)
-   * and tells the pin's listener, on the calling thread, before returning.
+   * lookup is a read: it ends a live pin of {@code key} (whether its bytes have arrived or not) and
+   * tells the pin's listener, on the calling thread, before returning.
    */
   byte[] getIfPresent(K key);
 
   /**
-   * Caches {@code bytes} under {@code key}, possibly evicting others to stay within the bound;
-   * the bytes of a started pin of {@code key} stay pinned.
+   * Caches {@code bytes} under {@code key}, possibly evicting others to stay within the bound; the
+   * bytes of a started pin of {@code key} stay pinned.
    */
   void put(K key, byte[] bytes);
 
@@ -46,16 +46,16 @@ public interface ClaimCache<K> {
 
   /**
    * Registers the intent to prefetch {@code key} and returns its {@link Pin}, {@link
-   * Pin.State#PENDING}; or null when there is nothing to prefetch into: the cache keeps nothing,
-   * or it holds {@code key}'s bytes already. {@code listener} hears the read that ends the pin.
+   * Pin.State#PENDING}; or null when there is nothing to prefetch into: the cache keeps nothing, or
+   * it holds {@code key}'s bytes already. {@code listener} hears the read that ends the pin.
    */
   default Pin register(K key, PinListener listener) {
     return null;
   }
 
   /**
-   * One prefetch's hold on one key; thread-safe. The state moves PENDING → (STARTING → PINNED)
-   * → READ or RELEASED, and never leaves READ or RELEASED.
+   * One prefetch's hold on one key; thread-safe. The state moves PENDING → (STARTING → PINNED) →
+   * READ or RELEASED, and never leaves READ or RELEASED.
    */
   interface Pin {
 
@@ -78,8 +78,8 @@ public interface ClaimCache<K> {
       /** Reserved; now STARTING: start the fetch, then call {@link #started()}. */
       STARTED,
       /**
-       * Not started and never will be: read already, released, the bytes are cached, or they
-       * weigh more than the whole cache.
+       * Not started and never will be: read already, released, the bytes are cached, or they weigh
+       * more than the whole cache.
        */
       GONE,
       /** Still PENDING: the pins of the cache hold all it may reserve; try again later. */
@@ -97,8 +97,8 @@ public interface ClaimCache<K> {
     void started();
 
     /**
-     * Gives the pin up: a live pin becomes RELEASED, its reservation is returned and its bytes,
-     * if they arrived, become an ordinary (evictable) entry; does nothing to an ended pin.
+     * Gives the pin up: a live pin becomes RELEASED, its reservation is returned and its bytes, if
+     * they arrived, become an ordinary (evictable) entry; does nothing to an ended pin.
      */
     void release();
 
@@ -114,9 +114,9 @@ public interface ClaimCache<K> {
   }
 
   /**
-   * Returns a cache holding at most {@code maxBytes} bytes of values, evicting the oldest
-   * unpinned insertions first; 0 caches nothing. A value weighs its length (an empty array weighs
-   * 1); a value larger than the bound is not kept.
+   * Returns a cache holding at most {@code maxBytes} bytes of values, evicting the oldest unpinned
+   * insertions first; 0 caches nothing. A value weighs its length (an empty array weighs 1); a
+   * value larger than the bound is not kept.
    */
   static <K> ClaimCache<K> bytesBounded(long maxBytes) {
     if (maxBytes < 0) {

@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * is typically fetched once and read once, soon after — by the deserializer after a prefetch, or by
  * a retry after a deadline. Frequency-based admission compares a just-fetched claim (seen once)
  * with claims already read (seen twice) and refuses the new one once the cache is full, so every
- * prefetch was fetched twice (measured: 1924 GETs for 1000 refs). Insertion order keeps exactly
- * the claims most likely to be read next; pins (see {@link ClaimCache}) keep a prefetched claim
- * until its reader comes, whatever else arrives meanwhile.
+ * prefetch was fetched twice (measured: 1924 GETs for 1000 refs). Insertion order keeps exactly the
+ * claims most likely to be read next; pins (see {@link ClaimCache}) keep a prefetched claim until
+ * its reader comes, whatever else arrives meanwhile.
  *
  * <p>Invariants: {@code bytes} moves by exactly the weight each map mutation added or removed, so
  * it equals the weight held once concurrent mutations return; a placeholder (an entry without
@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * reserved} is the sum of the weights of pins STARTING or PINNED and never exceeds {@code
  * maxBytes}, so pinned bytes alone never break the bound; a put returns only after evicting
  * unpinned entries from the queue's head until {@code bytes} is within the bound or the queue is
- * spent; a hit is one {@code ConcurrentHashMap.get} and one field read (plus a volatile read
- * while the entry is a prefetch's).
+ * spent; a hit is one {@code ConcurrentHashMap.get} and one field read (plus a volatile read while
+ * the entry is a prefetch's).
  */
 final class FifoClaimCache<K> implements ClaimCache<K> {
 
@@ -78,11 +78,14 @@ final class FifoClaimCache<K> implements ClaimCache<K> {
     }
     @SuppressWarnings("unchecked")
     Entry<K>[] previous = new Entry[1];
-    Entry<K> next = map.compute(key, (k, old) -> {
-      previous[0] = old;
-      CachePin<K> p = old == null ? null : old.pin;
-      return new Entry<>(value, p != null && p.holds() ? p : null);
-    });
+    Entry<K> next =
+        map.compute(
+            key,
+            (k, old) -> {
+              previous[0] = old;
+              CachePin<K> p = old == null ? null : old.pin;
+              return new Entry<>(value, p != null && p.holds() ? p : null);
+            });
     Entry<K> old = previous[0];
     bytes.addAndGet(w - (old == null || old.bytes == null ? 0 : weight(old.bytes)));
     if (next.pin != null) {

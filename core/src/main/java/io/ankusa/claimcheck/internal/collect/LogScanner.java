@@ -12,10 +12,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -54,7 +54,9 @@ public final class LogScanner {
       return topics;
     }
 
-    /** How many records lie between log start and end, summed (an upper bound on compacted logs). */
+    /**
+     * How many records lie between log start and end, summed (an upper bound on compacted logs).
+     */
     public long records() {
       long n = 0;
       for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
@@ -93,11 +95,12 @@ public final class LogScanner {
   public LogScanner(Map<String, ?> config, Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     Map<String, Object> c = new HashMap<>();
-    config.forEach((k, v) -> {
-      if (!k.startsWith("claimcheck.")) {
-        c.put(k, v);
-      }
-    });
+    config.forEach(
+        (k, v) -> {
+          if (!k.startsWith("claimcheck.")) {
+            c.put(k, v);
+          }
+        });
     c.remove(ConsumerConfig.GROUP_ID_CONFIG); // partitions are assigned, never committed
     c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
     c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -109,8 +112,13 @@ public final class LogScanner {
   }
 
   /** See {@link io.ankusa.claimcheck.collect.Collector#scan}. */
-  public static LogScan scan(Map<String, ?> config, Pattern topics, int readers, Duration stall,
-      Ticker ticker, RefVisitor visitor) {
+  public static LogScan scan(
+      Map<String, ?> config,
+      Pattern topics,
+      int readers,
+      Duration stall,
+      Ticker ticker,
+      RefVisitor visitor) {
     LogScanner scanner = new LogScanner(config, ticker);
     Snapshot snapshot = scanner.snapshot(topics, METADATA_TIMEOUT);
     ScanResult read = scanner.read(snapshot, readers, stall, visitor);
@@ -134,18 +142,21 @@ public final class LogScanner {
   }
 
   /**
-   * Reads every partition of {@code snapshot} from its log start to its noted end with up to
-   * {@code readers} consumers at once; a partition without progress for {@code stall} is given
-   * up. Blocks until done; an interrupt stops the read (the flag is restored) and reports every
-   * unfinished partition incomplete.
+   * Reads every partition of {@code snapshot} from its log start to its noted end with up to {@code
+   * readers} consumers at once; a partition without progress for {@code stall} is given up. Blocks
+   * until done; an interrupt stops the read (the flag is restored) and reports every unfinished
+   * partition incomplete.
    */
   public ScanResult read(Snapshot snapshot, int readers, Duration stall, RefVisitor visitor) {
     List<TopicPartition> todo = new ArrayList<>();
-    snapshot.end().forEach((tp, end) -> {
-      if (end > snapshot.start().getOrDefault(tp, 0L)) {
-        todo.add(tp);
-      }
-    });
+    snapshot
+        .end()
+        .forEach(
+            (tp, end) -> {
+              if (end > snapshot.start().getOrDefault(tp, 0L)) {
+                todo.add(tp);
+              }
+            });
     todo.sort((a, b) -> a.toString().compareTo(b.toString()));
     int n = Math.max(1, Math.min(readers, todo.size()));
     List<List<TopicPartition>> shares = new ArrayList<>();
@@ -157,11 +168,14 @@ public final class LogScanner {
     }
     LongAdder records = new LongAdder();
     Map<TopicPartition, String> incomplete = new ConcurrentHashMap<>();
-    ExecutorService pool = Executors.newFixedThreadPool(n, r -> {
-      Thread t = new Thread(r, "claimcheck-log-scanner");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            n,
+            r -> {
+              Thread t = new Thread(r, "claimcheck-log-scanner");
+              t.setDaemon(true);
+              return t;
+            });
     try {
       List<Future<?>> running = new ArrayList<>();
       for (int i = 0; i < n; i++) {
@@ -169,9 +183,16 @@ public final class LogScanner {
         if (share.isEmpty()) {
           continue;
         }
-        PartitionReader reader = new PartitionReader(
-            () -> consumer("reader"), share, snapshot.end(), stall, ticker, visitor, records,
-            incomplete);
+        PartitionReader reader =
+            new PartitionReader(
+                () -> consumer("reader"),
+                share,
+                snapshot.end(),
+                stall,
+                ticker,
+                visitor,
+                records,
+                incomplete);
         running.add(pool.submit(reader));
       }
       for (Future<?> f : running) {
@@ -196,8 +217,8 @@ public final class LogScanner {
    * timeout}; an interrupt restores the flag and throws too.
    */
   public Map<String, Uuid> topicIds(Set<String> topics, Duration timeout) {
-    return TopicIds.describe(clientConfig,
-        "claimcheck-topics-" + SEQUENCE.incrementAndGet(), topics, timeout);
+    return TopicIds.describe(
+        clientConfig, "claimcheck-topics-" + SEQUENCE.incrementAndGet(), topics, timeout);
   }
 
   private Consumer<byte[], byte[]> consumer(String role) {

@@ -1,19 +1,19 @@
 package io.ankusa.claimcheck.internal.collect;
 
-import io.ankusa.claimcheck.collect.RefVisitor;
-import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.collect.Collector;
 import io.ankusa.claimcheck.collect.GcOptions;
 import io.ankusa.claimcheck.collect.GcReport;
-import io.ankusa.claimcheck.collect.Progress;
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.collect.GcReport.Status;
+import io.ankusa.claimcheck.collect.Progress;
+import io.ankusa.claimcheck.collect.RefVisitor;
+import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.internal.collect.LogScanner.ScanResult;
 import io.ankusa.claimcheck.internal.collect.LogScanner.Snapshot;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.time.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,9 +38,9 @@ public final class MarkAndSweep implements Collector {
   private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(60);
 
   /**
-   * How much later than its listed time a pack may have been written: S3 lists last-modified
-   * times to the second, so a pack written just after T0 can be listed a fraction of a second
-   * before it; the sweep takes every listed time as up to this much later.
+   * How much later than its listed time a pack may have been written: S3 lists last-modified times
+   * to the second, so a pack written just after T0 can be listed a fraction of a second before it;
+   * the sweep takes every listed time as up to this much later.
    */
   private static final Duration STORE_TIME_RESOLUTION = Duration.ofSeconds(1);
 
@@ -69,8 +69,10 @@ public final class MarkAndSweep implements Collector {
     }
     run.snapshot = snapshot;
     if (snapshot.end().isEmpty()) {
-      return run.abort("no topic matches " + o.topics().pattern()
-          + ": refusing to treat every pack as unreferenced");
+      return run.abort(
+          "no topic matches "
+              + o.topics().pattern()
+              + ": refusing to treat every pack as unreferenced");
     }
     Map<String, Uuid> topicIds;
     try {
@@ -79,8 +81,11 @@ public final class MarkAndSweep implements Collector {
       return run.abort("could not note the topic ids: " + e);
     }
     if (!topicIds.keySet().equals(snapshot.topics())) {
-      return run.abort("the topics matching " + o.topics().pattern() + " changed while their end"
-          + " offsets were noted");
+      return run.abort(
+          "the topics matching "
+              + o.topics().pattern()
+              + " changed while their end"
+              + " offsets were noted");
     }
     progress.endOffsetsNoted(snapshot.end().size(), snapshot.records());
 
@@ -88,24 +93,30 @@ public final class MarkAndSweep implements Collector {
     LongAdder refs = new LongAdder();
     LongAdder malformed = new LongAdder();
     Map<String, String> unknown = new ConcurrentHashMap<>();
-    ScanResult read = scanner.read(snapshot, o.readers(), o.stall(), new RefVisitor() {
-      @Override
-      public void ref(String topic, int partition, long offset, String field, ClaimRef ref) {
-        if (ref.tenant().value().equals(o.tenant())) {
-          refs.increment();
-          marked.add(ref.packId().value());
-        }
-      }
+    ScanResult read =
+        scanner.read(
+            snapshot,
+            o.readers(),
+            o.stall(),
+            new RefVisitor() {
+              @Override
+              public void ref(
+                  String topic, int partition, long offset, String field, ClaimRef ref) {
+                if (ref.tenant().value().equals(o.tenant())) {
+                  refs.increment();
+                  marked.add(ref.packId().value());
+                }
+              }
 
-      @Override
-      public void malformed(
-          String topic, int partition, long offset, String field, MalformedRefException e) {
-        malformed.increment();
-        if (e.needsNewerReader()) {
-          unknown.putIfAbsent(topic + "-" + partition + "@" + offset, e.getMessage());
-        }
-      }
-    });
+              @Override
+              public void malformed(
+                  String topic, int partition, long offset, String field, MalformedRefException e) {
+                malformed.increment();
+                if (e.needsNewerReader()) {
+                  unknown.putIfAbsent(topic + "-" + partition + "@" + offset, e.getMessage());
+                }
+              }
+            });
     run.scanned = read.records();
     run.refs = refs.sum();
     run.malformed = malformed.sum();
@@ -113,13 +124,22 @@ public final class MarkAndSweep implements Collector {
     run.elapsed.add(Duration.ofNanos(ticker.read() - started));
     if (!read.complete()) {
       Map.Entry<TopicPartition, String> first = read.incomplete().entrySet().iterator().next();
-      return run.abort(read.incomplete().size() + " partition(s) could not be read to their end,"
-          + " e.g. " + first.getKey() + ": " + first.getValue());
+      return run.abort(
+          read.incomplete().size()
+              + " partition(s) could not be read to their end,"
+              + " e.g. "
+              + first.getKey()
+              + ": "
+              + first.getValue());
     }
     if (!unknown.isEmpty()) {
       Map.Entry<String, String> first = unknown.entrySet().iterator().next();
-      return run.abort(unknown.size() + " ref(s) this library cannot decode may name packs, e.g. "
-          + first.getKey() + ": " + first.getValue());
+      return run.abort(
+          unknown.size()
+              + " ref(s) this library cannot decode may name packs, e.g. "
+              + first.getKey()
+              + ": "
+              + first.getValue());
     }
     progress.marked(run.scanned, run.live);
 
@@ -128,15 +148,20 @@ public final class MarkAndSweep implements Collector {
     Set<String> passedOver = new java.util.TreeSet<>();
     for (int i = 0; i < stores.size(); i++) {
       try {
-        PackListing.Result listing = PackListing.list(stores.get(i), i, o.tenant(),
-            o.storeTimeout());
+        PackListing.Result listing =
+            PackListing.list(stores.get(i), i, o.tenant(), o.storeTimeout());
         packs.addAll(listing.packs());
         for (String d : listing.foreignDirectories()) {
           passedOver.add("store " + i + " " + d);
         }
       } catch (StoreException e) {
-        return run.abort("store " + i + " (" + stores.get(i).describe()
-            + ") could not be listed: " + e.getMessage());
+        return run.abort(
+            "store "
+                + i
+                + " ("
+                + stores.get(i).describe()
+                + ") could not be listed: "
+                + e.getMessage());
       }
     }
     run.elapsed.add(Duration.ofNanos(ticker.read() - listStart));
@@ -145,16 +170,30 @@ public final class MarkAndSweep implements Collector {
     try {
       Set<TopicPartition> now = scanner.partitions(o.topics(), KAFKA_TIMEOUT);
       if (!now.equals(snapshot.end().keySet())) {
-        return run.abort("the topics matching " + o.topics().pattern() + " changed during the run"
-            + " (" + snapshot.end().size() + " partitions before, " + now.size() + " now)");
+        return run.abort(
+            "the topics matching "
+                + o.topics().pattern()
+                + " changed during the run"
+                + " ("
+                + snapshot.end().size()
+                + " partitions before, "
+                + now.size()
+                + " now)");
       }
       Map<String, Uuid> idsNow = scanner.topicIds(snapshot.topics(), KAFKA_TIMEOUT);
       if (!idsNow.equals(topicIds)) {
-        String which = snapshot.topics().stream()
-            .filter(t -> !java.util.Objects.equals(topicIds.get(t), idsNow.get(t)))
-            .findFirst().orElse("?");
-        return run.abort("the topics matching " + o.topics().pattern() + " changed during the run"
-            + " (topic " + which + " was deleted and re-created: its id changed)");
+        String which =
+            snapshot.topics().stream()
+                .filter(t -> !java.util.Objects.equals(topicIds.get(t), idsNow.get(t)))
+                .findFirst()
+                .orElse("?");
+        return run.abort(
+            "the topics matching "
+                + o.topics().pattern()
+                + " changed during the run"
+                + " (topic "
+                + which
+                + " was deleted and re-created: its id changed)");
       }
     } catch (KafkaException e) {
       return run.abort("could not check the topics again: " + e);
@@ -179,22 +218,29 @@ public final class MarkAndSweep implements Collector {
     run.missing = marked.stream().filter(id -> !stored.contains(id)).count();
     run.deletable = deletable;
 
-    String note = passedOver.isEmpty() ? "" : "passed over " + passedOver.size()
-        + " shard director(ies) holding objects that are not this tenant's packs (nothing in them"
-        + " is deleted), e.g. " + passedOver.iterator().next();
+    String note =
+        passedOver.isEmpty()
+            ? ""
+            : "passed over "
+                + passedOver.size()
+                + " shard director(ies) holding objects that are not this tenant's packs (nothing in them"
+                + " is deleted), e.g. "
+                + passedOver.iterator().next();
     if (!o.delete()) {
       return run.report(Status.OK, note);
     }
     long sweepStart = ticker.read();
-    Sweeper sweeper = new Sweeper(stores, o, progress, cutoff, STORE_TIME_RESOLUTION, clock,
-        ticker);
+    Sweeper sweeper =
+        new Sweeper(stores, o, progress, cutoff, STORE_TIME_RESOLUTION, clock, ticker);
     sweeper.sweep(deletable);
     run.elapsed.add(Duration.ofNanos(ticker.read() - sweepStart));
     run.deleted = sweeper.deleted();
     return sweeper.failures().isEmpty()
         ? run.report(Status.OK, note)
-        : run.report(Status.PARTIAL, sweeper.failures().size() + " store sweep(s) stopped: "
-            + sweeper.failures().get(0), sweeper.failures());
+        : run.report(
+            Status.PARTIAL,
+            sweeper.failures().size() + " store sweep(s) stopped: " + sweeper.failures().get(0),
+            sweeper.failures());
   }
 
   /** One run's tallies. */
@@ -229,10 +275,27 @@ public final class MarkAndSweep implements Collector {
 
     GcReport report(Status status, String message, List<String> failures) {
       long deletableBytes = deletable.stream().mapToLong(StoredPack::size).sum();
-      return new GcReport(status, message, t0, o.grace(), !o.delete(),
+      return new GcReport(
+          status,
+          message,
+          t0,
+          o.grace(),
+          !o.delete(),
           snapshot == null ? Set.of() : snapshot.topics(),
-          snapshot == null ? 0 : snapshot.end().size(), scanned, refs, malformed, live, listed,
-          listedBytes, missing, young, deletable, deletableBytes, deleted, failures, elapsed);
+          snapshot == null ? 0 : snapshot.end().size(),
+          scanned,
+          refs,
+          malformed,
+          live,
+          listed,
+          listedBytes,
+          missing,
+          young,
+          deletable,
+          deletableBytes,
+          deleted,
+          failures,
+          elapsed);
     }
   }
 }

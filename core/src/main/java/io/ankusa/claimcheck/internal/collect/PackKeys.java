@@ -5,8 +5,8 @@ import io.ankusa.claimcheck.ref.Tenant;
 import java.util.Optional;
 
 /**
- * Reads a pack's tenant and id back from its object key, at either {@code KeyLayout}; stateless
- * and thread-safe.
+ * Reads a pack's tenant and id back from its object key, at either {@code KeyLayout}; stateless and
+ * thread-safe.
  *
  * <p>A key is a pack key only when it is exactly {@code <tenant>/<16 hex>} (flat) or {@code
  * <tenant>/<2 hex>/<16 hex>} (sharded) with the shard equal to the id's top byte; anything else in

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Lists every pack of one store, at both key layouts at once (a tenant's packs all lie under
- * {@code <tenant>/}); stateless and thread-safe.
+ * Lists every pack of one store, at both key layouts at once (a tenant's packs all lie under {@code
+ * <tenant>/}); stateless and thread-safe.
  *
  * <p>The listing is whole or nothing: a page that fails fails the listing with its {@link
  * StoreException}, never a shorter list. Objects that are not pack keys are counted, not listed.
@@ -48,9 +48,9 @@ public final class PackListing {
    * <p>A sharded pack key {@code <tenant>/<xy>/<xy…>} is exactly what another deployment writes
    * when its store prefix is nested at {@code <ours>/<tenant>/} and its tenant is named {@code xy}
    * (two hex digits) at the flat layout: one in 256 of its packs parse as ours. Such a deployment
-   * always leaves other keys in that directory (its packs of other shards, its other layout), so
-   * a shard directory that holds anything but this tenant's packs of that shard is passed over
-   * whole: its packs are counted as other objects, never listed, so never deleted.
+   * always leaves other keys in that directory (its packs of other shards, its other layout), so a
+   * shard directory that holds anything but this tenant's packs of that shard is passed over whole:
+   * its packs are counted as other objects, never listed, so never deleted.
    */
   public static Result list(ClaimStore store, int index, String tenant, Duration pageTimeout) {
     String prefix = tenant == null ? "" : tenant + "/";
@@ -74,7 +74,8 @@ public final class PackListing {
         }
       }
       if (page.continuation() != null && page.continuation().equals(continuation)) {
-        throw new StoreException(StoreException.Kind.UNAVAILABLE,
+        throw new StoreException(
+            StoreException.Kind.UNAVAILABLE,
             store.describe() + " repeated the continuation token " + continuation);
       }
       continuation = page.continuation();
@@ -111,7 +112,8 @@ public final class PackListing {
     } catch (ExecutionException e) {
       throw StoreException.of(e);
     } catch (TimeoutException e) {
-      throw new StoreException(StoreException.Kind.UNAVAILABLE,
+      throw new StoreException(
+          StoreException.Kind.UNAVAILABLE,
           store.describe() + " did not answer within " + t.toMillis() + " ms");
     }
   }

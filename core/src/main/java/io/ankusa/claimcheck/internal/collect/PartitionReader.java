@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -19,9 +19,9 @@ import org.apache.kafka.common.errors.WakeupException;
  * One consumer reading its share of partitions from log start to their noted end offsets; used by
  * one thread.
  *
- * <p>A partition leaves {@code remaining} only when the consumer's position reached its end
- * offset (records past it are ignored, so the mark is exactly the snapshot); on a failure or a
- * stall, every partition still remaining is written to {@code incomplete} with the reason.
+ * <p>A partition leaves {@code remaining} only when the consumer's position reached its end offset
+ * (records past it are ignored, so the mark is exactly the snapshot); on a failure or a stall,
+ * every partition still remaining is written to {@code incomplete} with the reason.
  */
 final class PartitionReader implements Runnable {
 
@@ -37,9 +37,14 @@ final class PartitionReader implements Runnable {
   private final Map<TopicPartition, String> incomplete;
 
   PartitionReader(
-      Supplier<Consumer<byte[], byte[]>> consumers, List<TopicPartition> share,
-      Map<TopicPartition, Long> end, Duration stall, Ticker ticker, RefVisitor visitor,
-      LongAdder records, Map<TopicPartition, String> incomplete) {
+      Supplier<Consumer<byte[], byte[]>> consumers,
+      List<TopicPartition> share,
+      Map<TopicPartition, Long> end,
+      Duration stall,
+      Ticker ticker,
+      RefVisitor visitor,
+      LongAdder records,
+      Map<TopicPartition, String> incomplete) {
     this.consumers = consumers;
     this.share = share;
     this.end = end;

@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.internal.collect;
 
-import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.RefFields;
+import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import io.ankusa.claimcheck.ref.RefCodec;
@@ -11,16 +11,16 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
- * Hands every ref a consumed record carries to a {@link RefVisitor}: every intact ref frame at
- * any offset of its key, its value and each header value ({@link RefFrames}); stateless and
+ * Hands every ref a consumed record carries to a {@link RefVisitor}: every intact ref frame at any
+ * offset of its key, its value and each header value ({@link RefFrames}); stateless and
  * thread-safe.
  *
- * <p>Conservative by design: a ref inside another format (a Streams {@code Change}, a windowed
- * key, a join wrapper, a composite serde) is found as well as a whole-field one. A field is
- * reported malformed only when its marker header is set, its bytes start with the ref magic and
- * they are not an intact frame (a damaged ref); a marked field that does not start with the magic
- * is inline bytes (the marker is a hint, the bytes decide). An intact frame that does not decode
- * (a newer library's version) is reported malformed with that reason, never skipped.
+ * <p>Conservative by design: a ref inside another format (a Streams {@code Change}, a windowed key,
+ * a join wrapper, a composite serde) is found as well as a whole-field one. A field is reported
+ * malformed only when its marker header is set, its bytes start with the ref magic and they are not
+ * an intact frame (a damaged ref); a marked field that does not start with the magic is inline
+ * bytes (the marker is a hint, the bytes decide). An intact frame that does not decode (a newer
+ * library's version) is reported malformed with that reason, never skipped.
  */
 final class RecordRefs {
 
@@ -41,16 +41,25 @@ final class RecordRefs {
     }
   }
 
-  private static void field(ConsumerRecord<byte[], byte[]> r, byte[] data, String field,
-      boolean marked, RefVisitor visitor) {
+  private static void field(
+      ConsumerRecord<byte[], byte[]> r,
+      byte[] data,
+      String field,
+      boolean marked,
+      RefVisitor visitor) {
     if (data != null) {
       field(r, data, field, marked, visitor, null);
     }
   }
 
   /** {@code field} is the field's name, or null for the header named {@code header}. */
-  private static void field(ConsumerRecord<byte[], byte[]> r, byte[] data, String field,
-      boolean marked, RefVisitor visitor, String header) {
+  private static void field(
+      ConsumerRecord<byte[], byte[]> r,
+      byte[] data,
+      String field,
+      boolean marked,
+      RefVisitor visitor,
+      String header) {
     boolean atStart = false;
     for (int at = RefFrames.next(data, 0); at >= 0; at = RefFrames.next(data, at + 1)) {
       atStart |= at == 0;

@@ -8,8 +8,8 @@ import java.nio.ByteOrder;
 import java.util.zip.CRC32;
 
 /**
- * Finds intact ref frames ({@link RefCodec}'s magic, declared length and CRC32) at any offset of
- * a byte array; stateless and thread-safe.
+ * Finds intact ref frames ({@link RefCodec}'s magic, declared length and CRC32) at any offset of a
+ * byte array; stateless and thread-safe.
  *
  * <p>The collector marks conservatively with it: Kafka Streams and user serdes embed our bytes in
  * their own formats (a {@code Change}, a windowed key, a join wrapper), so a ref is looked for
@@ -78,7 +78,10 @@ final class RefFrames {
   /** Whether {@code data} starts with the ref magic. */
   static boolean startsWithMagic(byte[] data) {
     return data.length >= RefCodec.MAGIC.length
-        && data[0] == M0 && data[1] == M1 && data[2] == M2 && data[3] == M3;
+        && data[0] == M0
+        && data[1] == M1
+        && data[2] == M2
+        && data[3] == M3;
   }
 
   private static boolean crcMatches(byte[] data, int start, int length) {

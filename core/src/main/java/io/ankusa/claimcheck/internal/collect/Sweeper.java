@@ -24,14 +24,14 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Per batch: take the lock (put-if-absent; a lock another collection holds stops this store's
  * sweep, one older than {@link SweepLock#LEASE} is taken over), confirm every candidate by a stat
- * (only those still there and still last modified before the cutoff, with the listing's
- * resolution allowance, are deleted: a key pack reused since the listing is kept), delete the
- * confirmed ones unless so much of the lease passed that the delete could outlast it, and remove
- * the lock. {@link SweepLock} argues why a reused pack is never lost.
+ * (only those still there and still last modified before the cutoff, with the listing's resolution
+ * allowance, are deleted: a key pack reused since the listing is kept), delete the confirmed ones
+ * unless so much of the lease passed that the delete could outlast it, and remove the lock. {@link
+ * SweepLock} argues why a reused pack is never lost.
  *
  * <p>A failed step stops that store's sweep (the store is likely unwell, or another collection
- * sweeps it) and is recorded; the other stores go on. A pack counts as deleted only once its
- * batch completed. A store that cannot stat ({@link ClaimStore#stat}'s default) is never swept.
+ * sweeps it) and is recorded; the other stores go on. A pack counts as deleted only once its batch
+ * completed. A store that cannot stat ({@link ClaimStore#stat}'s default) is never swept.
  */
 final class Sweeper {
 
@@ -48,8 +48,14 @@ final class Sweeper {
   private final List<StoredPack> deleted = new ArrayList<>();
   private final List<String> failures = new ArrayList<>();
 
-  Sweeper(List<ClaimStore> stores, GcOptions options, Progress progress, Instant cutoff,
-      Duration resolution, Clock clock, Ticker ticker) {
+  Sweeper(
+      List<ClaimStore> stores,
+      GcOptions options,
+      Progress progress,
+      Instant cutoff,
+      Duration resolution,
+      Clock clock,
+      Ticker ticker) {
     this.stores = stores;
     this.options = options;
     this.progress = progress;
@@ -94,18 +100,26 @@ final class Sweeper {
     take(store, lock);
     try {
       List<StoredPack> confirmed = confirm(store, batch);
-      Duration left = SweepLock.LEASE.minus(SweepLock.MARGIN)
-          .minusNanos(ticker.read() - locked).minus(AWAIT_SLACK);
+      Duration left =
+          SweepLock.LEASE
+              .minus(SweepLock.MARGIN)
+              .minusNanos(ticker.read() - locked)
+              .minus(AWAIT_SLACK);
       if (left.compareTo(AWAIT_SLACK) < 0) {
-        throw new StoreException(Kind.UNAVAILABLE, "confirming a batch of " + batch.size()
-            + " took so long that its delete could outlast the sweep lock's lease; nothing of it"
-            + " was deleted");
+        throw new StoreException(
+            Kind.UNAVAILABLE,
+            "confirming a batch of "
+                + batch.size()
+                + " took so long that its delete could outlast the sweep lock's lease; nothing of it"
+                + " was deleted");
       }
       if (!confirmed.isEmpty()) {
-        Duration timeout = left.compareTo(options.storeTimeout()) < 0 ? left
-            : options.storeTimeout();
-        PackListing.await(store, store.deleteAll(
-            confirmed.stream().map(StoredPack::key).toList(), timeout), timeout);
+        Duration timeout =
+            left.compareTo(options.storeTimeout()) < 0 ? left : options.storeTimeout();
+        PackListing.await(
+            store,
+            store.deleteAll(confirmed.stream().map(StoredPack::key).toList(), timeout),
+            timeout);
       }
       deleted.addAll(confirmed);
       if (!confirmed.isEmpty()) {
@@ -115,42 +129,67 @@ final class Sweeper {
       try {
         await(store, store.delete(lock, options.storeTimeout()));
       } catch (StoreException e) {
-        failures.add("store " + s + " (" + store.describe() + "): the sweep lock " + lock
-            + " could not be removed (" + e.getMessage() + "); it expires "
-            + SweepLock.LEASE.toMinutes() + " min after it was taken");
+        failures.add(
+            "store "
+                + s
+                + " ("
+                + store.describe()
+                + "): the sweep lock "
+                + lock
+                + " could not be removed ("
+                + e.getMessage()
+                + "); it expires "
+                + SweepLock.LEASE.toMinutes()
+                + " min after it was taken");
       }
     }
   }
 
   /** Takes the lock, or takes over one older than the lease; throws when another holds it. */
   private void take(ClaimStore store, String lock) {
-    byte[] owner = ("collection of tenant " + options.tenant() + " sweeping since "
-        + clock.instant()).getBytes(StandardCharsets.UTF_8);
+    byte[] owner =
+        ("collection of tenant " + options.tenant() + " sweeping since " + clock.instant())
+            .getBytes(StandardCharsets.UTF_8);
     try {
       await(store, store.putIfAbsent(lock, owner, options.storeTimeout()));
       return;
     } catch (StoreException e) {
       if (e.kind() != Kind.ALREADY_EXISTS) {
-        throw new StoreException(e.kind(), "the sweep lock " + lock + " could not be taken: "
-            + e.getMessage(), null, e);
+        throw new StoreException(
+            e.kind(), "the sweep lock " + lock + " could not be taken: " + e.getMessage(), null, e);
       }
     }
     StoredObject held = await(store, store.stat(lock, options.storeTimeout()));
     if (SweepLock.held(held, clock.instant())) {
-      throw new StoreException(Kind.UNAVAILABLE, "another collection of tenant "
-          + options.tenant() + " is sweeping this store (its lock " + lock + " was written at "
-          + held.lastModified() + "; a crashed collection's lock expires "
-          + SweepLock.LEASE.toMinutes() + " min after that): nothing deleted here");
+      throw new StoreException(
+          Kind.UNAVAILABLE,
+          "another collection of tenant "
+              + options.tenant()
+              + " is sweeping this store (its lock "
+              + lock
+              + " was written at "
+              + held.lastModified()
+              + "; a crashed collection's lock expires "
+              + SweepLock.LEASE.toMinutes()
+              + " min after that): nothing deleted here");
     }
     // Stale: take it over by delete and put-if-absent, not by a plain put, so of two collections
-    // taking over one stale lock at once only one wins (the other finds the winner's lock and stops).
+    // taking over one stale lock at once only one wins (the other finds the winner's lock and
+    // stops).
     await(store, store.delete(lock, options.storeTimeout()));
     try {
       await(store, store.putIfAbsent(lock, owner, options.storeTimeout()));
     } catch (StoreException e) {
-      throw new StoreException(e.kind() == Kind.ALREADY_EXISTS ? Kind.UNAVAILABLE : e.kind(),
-          "the stale sweep lock " + lock + " was taken over by another collection first, or"
-              + " could not be taken: " + e.getMessage() + ": nothing deleted here", null, e);
+      throw new StoreException(
+          e.kind() == Kind.ALREADY_EXISTS ? Kind.UNAVAILABLE : e.kind(),
+          "the stale sweep lock "
+              + lock
+              + " was taken over by another collection first, or"
+              + " could not be taken: "
+              + e.getMessage()
+              + ": nothing deleted here",
+          null,
+          e);
     }
   }
 
@@ -171,8 +210,11 @@ final class Sweeper {
           if (e.kind() == Kind.NOT_FOUND) {
             continue; // gone already: nothing to delete
           }
-          throw new StoreException(e.kind(), "confirming " + chunk.get(i).key()
-              + " before deleting it failed: " + e.getMessage(), null, e);
+          throw new StoreException(
+              e.kind(),
+              "confirming " + chunk.get(i).key() + " before deleting it failed: " + e.getMessage(),
+              null,
+              e);
         }
         if (now.lastModified().plus(resolution).isBefore(cutoff)) {
           confirmed.add(chunk.get(i));

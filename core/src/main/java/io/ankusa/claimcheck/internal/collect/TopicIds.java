@@ -17,8 +17,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Looks up topic ids with a short-lived admin client ({@code Admin#describeTopics}, public since
- * kafka-clients 3.1); stateless and thread-safe. A topic deleted and re-created under its name
- * has a new id, which partition counts alone do not show.
+ * kafka-clients 3.1); stateless and thread-safe. A topic deleted and re-created under its name has
+ * a new id, which partition counts alone do not show.
  */
 final class TopicIds {
 
@@ -32,11 +32,12 @@ final class TopicIds {
   static Map<String, Uuid> describe(
       Map<String, Object> config, String clientId, Set<String> topics, Duration timeout) {
     Map<String, Object> c = new HashMap<>();
-    config.forEach((k, v) -> {
-      if (AdminClientConfig.configNames().contains(k)) {
-        c.put(k, v);
-      }
-    });
+    config.forEach(
+        (k, v) -> {
+          if (AdminClientConfig.configNames().contains(k)) {
+            c.put(k, v);
+          }
+        });
     c.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId);
     Map<String, Uuid> ids = new HashMap<>();
     try (Admin admin = Admin.create(c)) {
@@ -44,15 +45,15 @@ final class TopicIds {
           admin.describeTopics(topics).topicNameValues();
       for (Map.Entry<String, KafkaFuture<TopicDescription>> e : described.entrySet()) {
         try {
-          ids.put(e.getKey(),
-              e.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS).topicId());
+          ids.put(
+              e.getKey(), e.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS).topicId());
         } catch (ExecutionException x) {
           if (!(x.getCause() instanceof UnknownTopicOrPartitionException)) {
             throw new KafkaException("could not describe topic " + e.getKey(), x.getCause());
           }
         } catch (TimeoutException x) {
-          throw new KafkaException("topic " + e.getKey() + " was not described within "
-              + timeout.toMillis() + " ms", x);
+          throw new KafkaException(
+              "topic " + e.getKey() + " was not described within " + timeout.toMillis() + " ms", x);
         }
       }
     } catch (InterruptedException e) {

@@ -1,13 +1,12 @@
 package io.ankusa.claimcheck.internal.placement;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.internal.breaker.Breaker;
 import io.ankusa.claimcheck.internal.breaker.BreakerListener;
 import io.ankusa.claimcheck.internal.breaker.Breakers;
 import io.ankusa.claimcheck.internal.reader.Backoff;
 import io.ankusa.claimcheck.internal.reader.ReaderScheduler;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
+import io.ankusa.claimcheck.time.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,8 +15,8 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The ordered list of stores claim packs live in, with placement, failover writes, breakers and
- * the read search across stores and key layouts; implementations are thread-safe.
+ * The ordered list of stores claim packs live in, with placement, failover writes, breakers and the
+ * read search across stores and key layouts; implementations are thread-safe.
  *
  * <p>Stores are named by their index in the list. Every failure is a {@link
  * io.ankusa.claimcheck.store.StoreException}: a write that collides is {@code ALREADY_EXISTS} at
@@ -34,15 +33,15 @@ public interface ClaimStores extends AutoCloseable {
 
   /**
    * Returns the absolute deadline (on this set's ticker) of one check-in started now: the largest
-   * operation deadline among the stores from now. It covers every store, attempt and pack-id
-   * retry of that check-in.
+   * operation deadline among the stores from now. It covers every store, attempt and pack-id retry
+   * of that check-in.
    */
   long writeDeadline();
 
   /**
-   * Writes a pack under its key only if nothing is there: the home store first, then the next
-   * ones in list order, skipping stores whose breaker is open unless all are. When every store
-   * tried throttled or could not answer, tries them all again after a backoff, inside {@code
+   * Writes a pack under its key only if nothing is there: the home store first, then the next ones
+   * in list order, skipping stores whose breaker is open unless all are. When every store tried
+   * throttled or could not answer, tries them all again after a backoff, inside {@code
    * deadlineNanos}. Completes with the index of the store that durably took the pack.
    */
   CompletableFuture<Integer> write(String tenant, long packId, byte[] pack, long deadlineNanos);
@@ -58,8 +57,8 @@ public interface ClaimStores extends AutoCloseable {
 
   /**
    * After {@link #rewrite} put the pack into store {@code store}: waits while a collection holds
-   * the tenant's {@link SweepLock} there and rewrites the pack after it, and rewrites it when it
-   * is missing, until neither holds (the writer's half of the protocol {@link SweepLock} argues);
+   * the tenant's {@link SweepLock} there and rewrites the pack after it, and rewrites it when it is
+   * missing, until neither holds (the writer's half of the protocol {@link SweepLock} argues);
    * {@code UNAVAILABLE} when the deadline passes first or a stat fails.
    */
   CompletableFuture<Void> settle(
@@ -73,8 +72,8 @@ public interface ClaimStores extends AutoCloseable {
       String tenant, long packId, long offset, int length, long deadlineNanos);
 
   /**
-   * Reads {@code length} bytes at {@code offset} of {@code key} in store {@code store}: one
-   * ranged read; a store index past the list is {@code NOT_FOUND}.
+   * Reads {@code length} bytes at {@code offset} of {@code key} in store {@code store}: one ranged
+   * read; a store index past the list is {@code NOT_FOUND}.
    */
   CompletableFuture<byte[]> getRange(
       int store, String key, long offset, int length, long deadlineNanos);
@@ -147,13 +146,18 @@ public interface ClaimStores extends AutoCloseable {
       return this;
     }
 
-    /** Sets what runs the timers between write rounds (default {@link ReaderScheduler#system()}). */
+    /**
+     * Sets what runs the timers between write rounds (default {@link ReaderScheduler#system()}).
+     */
     public Builder scheduler(ReaderScheduler scheduler) {
       this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
       return this;
     }
 
-    /** Sets the backoff between write rounds that every store refused (default {@link Backoff#DEFAULT}). */
+    /**
+     * Sets the backoff between write rounds that every store refused (default {@link
+     * Backoff#DEFAULT}).
+     */
     public Builder retry(Backoff retry) {
       this.retry = Objects.requireNonNull(retry, "retry");
       return this;
@@ -172,8 +176,12 @@ public interface ClaimStores extends AutoCloseable {
       }
       List<StoreSlot> slots = new ArrayList<>();
       for (int i = 0; i < stores.size(); i++) {
-        slots.add(new StoreSlot(i, stores.get(i), deadlines.get(i),
-            Breakers.fixedCooldown(i, cooldown, ticker, listener)));
+        slots.add(
+            new StoreSlot(
+                i,
+                stores.get(i),
+                deadlines.get(i),
+                Breakers.fixedCooldown(i, cooldown, ticker, listener)));
       }
       return new FailoverStores(slots, placement, layout, ticker, scheduler, retry, clock);
     }

@@ -1,12 +1,11 @@
 package io.ankusa.claimcheck.internal.placement;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.internal.breaker.Breaker;
 import io.ankusa.claimcheck.internal.reader.Backoff;
 import io.ankusa.claimcheck.internal.reader.ReaderScheduler;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
+import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -27,8 +26,14 @@ final class FailoverStores implements ClaimStores {
   private final ReuseSettle settle;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  FailoverStores(List<StoreSlot> slots, Placement placement, KeyLayout layout, Ticker ticker,
-      ReaderScheduler scheduler, Backoff retry, java.time.Clock clock) {
+  FailoverStores(
+      List<StoreSlot> slots,
+      Placement placement,
+      KeyLayout layout,
+      Ticker ticker,
+      ReaderScheduler scheduler,
+      Backoff retry,
+      java.time.Clock clock) {
     this.slots = List.copyOf(slots);
     this.placement = placement;
     this.ticker = ticker;
@@ -60,7 +65,8 @@ final class FailoverStores implements ClaimStores {
   }
 
   @Override
-  public CompletableFuture<Integer> rewrite(String tenant, long packId, byte[] pack, long deadline) {
+  public CompletableFuture<Integer> rewrite(
+      String tenant, long packId, byte[] pack, long deadline) {
     return writer.rewrite(tenant, packId, pack, deadline);
   }
 
@@ -80,8 +86,10 @@ final class FailoverStores implements ClaimStores {
   public CompletableFuture<byte[]> getRange(
       int store, String key, long offset, int length, long deadline) {
     if (store < 0 || store >= slots.size()) {
-      return CompletableFuture.failedFuture(new StoreException(Kind.NOT_FOUND,
-          "store " + store + " is past the " + slots.size() + " configured stores"));
+      return CompletableFuture.failedFuture(
+          new StoreException(
+              Kind.NOT_FOUND,
+              "store " + store + " is past the " + slots.size() + " configured stores"));
     }
     StoreSlot slot = slots.get(store);
     long now = ticker.read();
@@ -89,14 +97,16 @@ final class FailoverStores implements ClaimStores {
       return CompletableFuture.failedFuture(
           new StoreException(Kind.UNAVAILABLE, "deadline passed before " + key + " was read"));
     }
-    return slot.store().getRange(key, offset, length, slot.timeout(now, deadline))
-        .whenComplete((bytes, t) -> {
-          if (t != null && StoreException.of(t).kind() == Kind.UNAVAILABLE) {
-            slot.breaker().onCouldNotAnswer();
-          } else {
-            slot.breaker().onAnswer();
-          }
-        });
+    return slot.store()
+        .getRange(key, offset, length, slot.timeout(now, deadline))
+        .whenComplete(
+            (bytes, t) -> {
+              if (t != null && StoreException.of(t).kind() == Kind.UNAVAILABLE) {
+                slot.breaker().onCouldNotAnswer();
+              } else {
+                slot.breaker().onAnswer();
+              }
+            });
   }
 
   @Override

@@ -1,11 +1,10 @@
 package io.ankusa.claimcheck.internal.placement;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.internal.reader.Backoff;
 import io.ankusa.claimcheck.internal.reader.ReaderScheduler;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
+import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,16 +16,16 @@ import java.util.function.Function;
 /**
  * Writes one pack to the first store that takes it; thread-safe (each write keeps its own state).
  *
- * <p>A round tries the home store, then each next one in list order, wrapping; stores whose
- * breaker is open are skipped unless every one is, so a write is never refused untried. A
- * collision ({@code ALREADY_EXISTS}) ends the write at once: the caller mints a fresh pack id.
- * Any answer closes a store's breaker; only "could not answer" opens it — a throttled store is a
- * reachable one, and the write fails over past it. When every store tried in a round throttled or
- * could not answer, the round is tried again after a {@link Backoff} (exponential, full jitter; the
- * smallest Retry-After when every store sent one), as long as the next round can start before the
- * deadline, so a short throttle of every store does not fail the write; a round in which any store
- * gave a final answer (403) is not repeated. Every attempt of every round stays under the one
- * absolute deadline it is given; the failure names each store's reason in the last round.
+ * <p>A round tries the home store, then each next one in list order, wrapping; stores whose breaker
+ * is open are skipped unless every one is, so a write is never refused untried. A collision ({@code
+ * ALREADY_EXISTS}) ends the write at once: the caller mints a fresh pack id. Any answer closes a
+ * store's breaker; only "could not answer" opens it — a throttled store is a reachable one, and the
+ * write fails over past it. When every store tried in a round throttled or could not answer, the
+ * round is tried again after a {@link Backoff} (exponential, full jitter; the smallest Retry-After
+ * when every store sent one), as long as the next round can start before the deadline, so a short
+ * throttle of every store does not fail the write; a round in which any store gave a final answer
+ * (403) is not repeated. Every attempt of every round stays under the one absolute deadline it is
+ * given; the failure names each store's reason in the last round.
  */
 final class FailoverWriter {
 
@@ -37,8 +36,13 @@ final class FailoverWriter {
   private final ReaderScheduler scheduler;
   private final Backoff backoff;
 
-  FailoverWriter(List<StoreSlot> slots, Placement placement, KeyLayout layout, Ticker ticker,
-      ReaderScheduler scheduler, Backoff backoff) {
+  FailoverWriter(
+      List<StoreSlot> slots,
+      Placement placement,
+      KeyLayout layout,
+      Ticker ticker,
+      ReaderScheduler scheduler,
+      Backoff backoff) {
     this.slots = slots;
     this.placement = placement;
     this.layout = layout;
@@ -48,8 +52,9 @@ final class FailoverWriter {
   }
 
   CompletableFuture<Integer> write(String tenant, long packId, byte[] pack, long deadline) {
-    return round(new Write(packId, layout.key(tenant, packId), pack, false, deadline,
-        new LinkedHashMap<>()), 1);
+    return round(
+        new Write(packId, layout.key(tenant, packId), pack, false, deadline, new LinkedHashMap<>()),
+        1);
   }
 
   /**
@@ -58,8 +63,9 @@ final class FailoverWriter {
    * were checked to be {@code pack}, so the store that takes it lists it as just written.
    */
   CompletableFuture<Integer> rewrite(String tenant, long packId, byte[] pack, long deadline) {
-    return round(new Write(packId, layout.key(tenant, packId), pack, true, deadline,
-        new LinkedHashMap<>()), 1);
+    return round(
+        new Write(packId, layout.key(tenant, packId), pack, true, deadline, new LinkedHashMap<>()),
+        1);
   }
 
   private CompletableFuture<Integer> round(Write w, int round) {
@@ -87,40 +93,47 @@ final class FailoverWriter {
     long now = ticker.read();
     if (w.deadline - now <= 0) {
       for (StoreSlot rest : candidates.subList(i, candidates.size())) {
-        failures.add(new Failure(rest, new StoreException(Kind.UNAVAILABLE,
-            "not tried: the write deadline passed")));
+        failures.add(
+            new Failure(
+                rest,
+                new StoreException(Kind.UNAVAILABLE, "not tried: the write deadline passed")));
       }
       return CompletableFuture.failedFuture(allFailed(w, round, failures));
     }
     CompletableFuture<Void> put;
     try {
       Duration timeout = slot.timeout(now, w.deadline);
-      put = w.replace ? slot.store().put(w.key, w.pack, timeout)
-          : slot.store().putIfAbsent(w.key, w.pack, timeout);
+      put =
+          w.replace
+              ? slot.store().put(w.key, w.pack, timeout)
+              : slot.store().putIfAbsent(w.key, w.pack, timeout);
     } catch (RuntimeException e) {
       put = CompletableFuture.failedFuture(e);
     }
-    return put.handle((ok, t) -> {
-      if (t == null) {
-        slot.breaker().onAnswer();
-        return CompletableFuture.completedFuture(slot.index());
-      }
-      Error error = Errors.errorBehind(t);
-      if (error != null) {
-        return CompletableFuture.<Integer>failedFuture(error); // not the store's: no failover
-      }
-      StoreException e = StoreException.of(t);
-      if (e.kind().isAnswer()) {
-        slot.breaker().onAnswer();
-      } else {
-        slot.breaker().onCouldNotAnswer();
-      }
-      if (e.kind() == Kind.ALREADY_EXISTS) {
-        return CompletableFuture.<Integer>failedFuture(e);
-      }
-      failures.add(new Failure(slot, e));
-      return attempt(w, round, candidates, i + 1, failures);
-    }).thenCompose(Function.identity());
+    return put.handle(
+            (ok, t) -> {
+              if (t == null) {
+                slot.breaker().onAnswer();
+                return CompletableFuture.completedFuture(slot.index());
+              }
+              Error error = Errors.errorBehind(t);
+              if (error != null) {
+                return CompletableFuture.<Integer>failedFuture(
+                    error); // not the store's: no failover
+              }
+              StoreException e = StoreException.of(t);
+              if (e.kind().isAnswer()) {
+                slot.breaker().onAnswer();
+              } else {
+                slot.breaker().onCouldNotAnswer();
+              }
+              if (e.kind() == Kind.ALREADY_EXISTS) {
+                return CompletableFuture.<Integer>failedFuture(e);
+              }
+              failures.add(new Failure(slot, e));
+              return attempt(w, round, candidates, i + 1, failures);
+            })
+        .thenCompose(Function.identity());
   }
 
   /** Every store of round {@code round} failed: try the round again after a backoff, or give up. */
@@ -136,54 +149,74 @@ final class FailoverWriter {
     for (Failure f : failures) {
       w.latest.put(f.slot.index(), f);
     }
-    long delay = backoff.delayNanos(round, retryAfter == null || retryAfter.isZero()
-        ? null : retryAfter, w.deadline - ticker.read());
+    long delay =
+        backoff.delayNanos(
+            round,
+            retryAfter == null || retryAfter.isZero() ? null : retryAfter,
+            w.deadline - ticker.read());
     if (delay < 0) {
       return CompletableFuture.failedFuture(allFailed(w, round, failures));
     }
     CompletableFuture<Integer> next = new CompletableFuture<>();
-    scheduler.schedule(() -> {
-      if (next.isDone()) {
-        return; // the caller gave up (cancelled)
-      }
-      CompletableFuture<Integer> r;
-      try {
-        r = round(w, round + 1);
-      } catch (RuntimeException | Error e) {
-        r = CompletableFuture.failedFuture(e);
-      }
-      r.whenComplete((v, t) -> {
-        if (t == null) {
-          next.complete(v);
-        } else {
-          next.completeExceptionally(t);
-        }
-      });
-    }, delay);
+    scheduler.schedule(
+        () -> {
+          if (next.isDone()) {
+            return; // the caller gave up (cancelled)
+          }
+          CompletableFuture<Integer> r;
+          try {
+            r = round(w, round + 1);
+          } catch (RuntimeException | Error e) {
+            r = CompletableFuture.failedFuture(e);
+          }
+          r.whenComplete(
+              (v, t) -> {
+                if (t == null) {
+                  next.complete(v);
+                } else {
+                  next.completeExceptionally(t);
+                }
+              });
+        },
+        delay);
     return next;
   }
 
   /**
    * The failure of write {@code w} after {@code rounds} rounds: every store it tried, in the order
-   * first tried, with its latest reason (a store skipped in later rounds for its open breaker
-   * keeps the reason it gave before).
+   * first tried, with its latest reason (a store skipped in later rounds for its open breaker keeps
+   * the reason it gave before).
    */
   private static StoreException allFailed(Write w, int rounds, List<Failure> lastRound) {
     for (Failure f : lastRound) {
       w.latest.put(f.slot.index(), f);
     }
     List<Failure> failures = new ArrayList<>(w.latest.values());
-    StringBuilder msg = new StringBuilder("no store took ").append(w.key)
-        .append(rounds > 1 ? " in " + rounds + " rounds" : "").append(": ");
+    StringBuilder msg =
+        new StringBuilder("no store took ")
+            .append(w.key)
+            .append(rounds > 1 ? " in " + rounds + " rounds" : "")
+            .append(": ");
     for (int i = 0; i < failures.size(); i++) {
       Failure f = failures.get(i);
-      msg.append(i == 0 ? "" : "; ").append("store ").append(f.slot.index()).append(" (")
-          .append(f.slot.store().describe()).append(") ").append(f.error.getMessage());
+      msg.append(i == 0 ? "" : "; ")
+          .append("store ")
+          .append(f.slot.index())
+          .append(" (")
+          .append(f.slot.store().describe())
+          .append(") ")
+          .append(f.error.getMessage());
     }
-    StoreException result = new StoreException(Kind.UNAVAILABLE, msg.toString(),
-        failures.stream().map(f -> f.error.retryAfter().orElse(null))
-            .filter(java.util.Objects::nonNull).findFirst().orElse(null),
-        failures.isEmpty() ? null : failures.get(0).error);
+    StoreException result =
+        new StoreException(
+            Kind.UNAVAILABLE,
+            msg.toString(),
+            failures.stream()
+                .map(f -> f.error.retryAfter().orElse(null))
+                .filter(java.util.Objects::nonNull)
+                .findFirst()
+                .orElse(null),
+            failures.isEmpty() ? null : failures.get(0).error);
     for (Failure f : failures.subList(Math.min(1, failures.size()), failures.size())) {
       result.addSuppressed(f.error);
     }
@@ -194,7 +227,12 @@ final class FailoverWriter {
    * What one write writes, by when, and each store's latest failure (by index, in the order first
    * tried; updated only at the end of a round, by the one thread running the write).
    */
-  private record Write(long packId, String key, byte[] pack, boolean replace, long deadline,
+  private record Write(
+      long packId,
+      String key,
+      byte[] pack,
+      boolean replace,
+      long deadline,
       Map<Integer, Failure> latest) {}
 
   /** One store's reason for not taking the pack. */

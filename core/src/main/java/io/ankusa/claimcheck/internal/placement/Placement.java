@@ -3,11 +3,11 @@ package io.ankusa.claimcheck.internal.placement;
 import java.util.Locale;
 
 /**
- * Which store a new pack goes to first, and the order in which the others take over; immutable
- * and thread-safe.
+ * Which store a new pack goes to first, and the order in which the others take over; immutable and
+ * thread-safe.
  *
- * <p>The store a pack landed in is recorded nowhere: a read searches the stores in the same
- * write order, so the pack is usually found at its first try.
+ * <p>The store a pack landed in is recorded nowhere: a read searches the stores in the same write
+ * order, so the pack is usually found at its first try.
  */
 public enum Placement {
   /** Home is store 0; the others take packs only while it is down. */

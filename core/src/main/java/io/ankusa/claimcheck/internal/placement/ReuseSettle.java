@@ -12,9 +12,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * The writer's half of the {@link SweepLock} protocol: after a reused key pack was rewritten into
- * a store, makes sure no sweep running now deletes it; thread-safe (each call keeps its state on
- * its own chain of futures).
+ * The writer's half of the {@link SweepLock} protocol: after a reused key pack was rewritten into a
+ * store, makes sure no sweep running now deletes it; thread-safe (each call keeps its state on its
+ * own chain of futures).
  *
  * <p>Loop until the deadline: while the tenant's lock is held in that store, wait ({@link #POLL},
  * on the injected scheduler) and rewrite the pack once it is gone; with no lock held, stat the
@@ -33,7 +33,11 @@ final class ReuseSettle {
   private final ReaderScheduler scheduler;
   private final Clock clock;
 
-  ReuseSettle(List<StoreSlot> slots, KeyLayout layout, Ticker ticker, ReaderScheduler scheduler,
+  ReuseSettle(
+      List<StoreSlot> slots,
+      KeyLayout layout,
+      Ticker ticker,
+      ReaderScheduler scheduler,
       Clock clock) {
     this.slots = slots;
     this.layout = layout;
@@ -42,7 +46,8 @@ final class ReuseSettle {
     this.clock = clock;
   }
 
-  CompletableFuture<Void> settle(int store, String tenant, long packId, byte[] pack, long deadline) {
+  CompletableFuture<Void> settle(
+      int store, String tenant, long packId, byte[] pack, long deadline) {
     StoreSlot slot = slots.get(store);
     return step(slot, layout.key(tenant, packId), SweepLock.key(tenant), pack, deadline);
   }
@@ -51,44 +56,64 @@ final class ReuseSettle {
       StoreSlot slot, String key, String lock, byte[] pack, long deadline) {
     long now = ticker.read();
     if (deadline - now <= 0) {
-      return failed(slot, "the write deadline passed while a collection of the tenant held its"
-          + " sweep lock " + lock + " there");
+      return failed(
+          slot,
+          "the write deadline passed while a collection of the tenant held its"
+              + " sweep lock "
+              + lock
+              + " there");
     }
     Duration t = slot.timeout(now, deadline);
-    return slot.store().stat(lock, t).handle((held, e) -> {
-      if (e == null && SweepLock.held(held, clock.instant())) {
-        return later(slot, deadline).thenCompose(v -> slot.store().put(key, pack,
-            slot.timeout(ticker.read(), deadline))).thenCompose(v -> step(slot, key, lock, pack,
-            deadline));
-      }
-      if (e != null && StoreException.of(e).kind() != Kind.NOT_FOUND) {
-        return CompletableFuture.<Void>failedFuture(wrap(slot, "looking for the sweep lock " + lock,
-            e));
-      }
-      return present(slot, key, t).thenCompose(there -> there
-          ? CompletableFuture.<Void>completedFuture(null)
-          : slot.store().put(key, pack, slot.timeout(ticker.read(), deadline))
-              .thenCompose(v -> step(slot, key, lock, pack, deadline)));
-    }).thenCompose(Function.identity());
+    return slot.store()
+        .stat(lock, t)
+        .handle(
+            (held, e) -> {
+              if (e == null && SweepLock.held(held, clock.instant())) {
+                return later(slot, deadline)
+                    .thenCompose(
+                        v -> slot.store().put(key, pack, slot.timeout(ticker.read(), deadline)))
+                    .thenCompose(v -> step(slot, key, lock, pack, deadline));
+              }
+              if (e != null && StoreException.of(e).kind() != Kind.NOT_FOUND) {
+                return CompletableFuture.<Void>failedFuture(
+                    wrap(slot, "looking for the sweep lock " + lock, e));
+              }
+              return present(slot, key, t)
+                  .thenCompose(
+                      there ->
+                          there
+                              ? CompletableFuture.<Void>completedFuture(null)
+                              : slot.store()
+                                  .put(key, pack, slot.timeout(ticker.read(), deadline))
+                                  .thenCompose(v -> step(slot, key, lock, pack, deadline)));
+            })
+        .thenCompose(Function.identity());
   }
 
   private CompletableFuture<Boolean> present(StoreSlot slot, String key, Duration t) {
-    return slot.store().stat(key, t).handle((StoredObject o, Throwable e) -> {
-      if (e == null) {
-        return CompletableFuture.completedFuture(true);
-      }
-      if (StoreException.of(e).kind() == Kind.NOT_FOUND) {
-        return CompletableFuture.completedFuture(false); // a sweep deleted it: write it again
-      }
-      return CompletableFuture.<Boolean>failedFuture(wrap(slot, "looking for " + key, e));
-    }).thenCompose(Function.identity());
+    return slot.store()
+        .stat(key, t)
+        .handle(
+            (StoredObject o, Throwable e) -> {
+              if (e == null) {
+                return CompletableFuture.completedFuture(true);
+              }
+              if (StoreException.of(e).kind() == Kind.NOT_FOUND) {
+                return CompletableFuture.completedFuture(
+                    false); // a sweep deleted it: write it again
+              }
+              return CompletableFuture.<Boolean>failedFuture(wrap(slot, "looking for " + key, e));
+            })
+        .thenCompose(Function.identity());
   }
 
   /** Completes after {@link #POLL}, or fails when the deadline comes first. */
   private CompletableFuture<Void> later(StoreSlot slot, long deadline) {
     if (deadline - ticker.read() <= POLL.toNanos()) {
-      return failed(slot, "the write deadline passes while a collection of the tenant holds its"
-          + " sweep lock there");
+      return failed(
+          slot,
+          "the write deadline passes while a collection of the tenant holds its"
+              + " sweep lock there");
     }
     CompletableFuture<Void> next = new CompletableFuture<>();
     scheduler.schedule(() -> next.complete(null), POLL.toNanos());
@@ -96,13 +121,25 @@ final class ReuseSettle {
   }
 
   private static <T> CompletableFuture<T> failed(StoreSlot slot, String why) {
-    return CompletableFuture.failedFuture(new StoreException(Kind.UNAVAILABLE, "store "
-        + slot.index() + " (" + slot.store().describe() + "): " + why));
+    return CompletableFuture.failedFuture(
+        new StoreException(
+            Kind.UNAVAILABLE,
+            "store " + slot.index() + " (" + slot.store().describe() + "): " + why));
   }
 
   private static StoreException wrap(StoreSlot slot, String what, Throwable t) {
     StoreException e = StoreException.of(t);
-    return new StoreException(Kind.UNAVAILABLE, "store " + slot.index() + " ("
-        + slot.store().describe() + "): " + what + " failed: " + e.getMessage(), null, e);
+    return new StoreException(
+        Kind.UNAVAILABLE,
+        "store "
+            + slot.index()
+            + " ("
+            + slot.store().describe()
+            + "): "
+            + what
+            + " failed: "
+            + e.getMessage(),
+        null,
+        e);
   }
 }

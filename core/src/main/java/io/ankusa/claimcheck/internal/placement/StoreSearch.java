@@ -1,25 +1,24 @@
 package io.ankusa.claimcheck.internal.placement;
 
-import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * Finds a pack in any store at either key layout and reads a range of it; thread-safe (each
- * search keeps its own state).
+ * Finds a pack in any store at either key layout and reads a range of it; thread-safe (each search
+ * keeps its own state).
  *
  * <p>The plan: every healthy store (breaker closed when the search starts) in the pack's write
- * order at the configured layout, then again at the other layout; then the open-breaker stores
- * the same way — searched last, never skipped. A store that could not answer, or throttled, is
- * not asked again in the same search (that would cost a hung store's timeout twice, or double
- * the load on a throttling one); a 403 is asked again (without ListBucket a missing key answers
- * 403). The result is {@code NOT_FOUND} only when every store answered; otherwise the first
- * store error, so a claim is never declared gone while it may be in a store that did not answer.
+ * order at the configured layout, then again at the other layout; then the open-breaker stores the
+ * same way — searched last, never skipped. A store that could not answer, or throttled, is not
+ * asked again in the same search (that would cost a hung store's timeout twice, or double the load
+ * on a throttling one); a 403 is asked again (without ListBucket a missing key answers 403). The
+ * result is {@code NOT_FOUND} only when every store answered; otherwise the first store error, so a
+ * claim is never declared gone while it may be in a store that did not answer.
  */
 final class StoreSearch {
 
@@ -81,16 +80,28 @@ final class StoreSearch {
         k++;
       }
       if (k == plan.size()) {
-        return CompletableFuture.failedFuture(firstError != null ? firstError
-            : new StoreException(Kind.NOT_FOUND, "pack " + what + " is in none of the "
-                + slots.size() + " stores, at either key layout"));
+        return CompletableFuture.failedFuture(
+            firstError != null
+                ? firstError
+                : new StoreException(
+                    Kind.NOT_FOUND,
+                    "pack "
+                        + what
+                        + " is in none of the "
+                        + slots.size()
+                        + " stores, at either key layout"));
       }
       long now = ticker.read();
       if (deadline - now <= 0) {
-        StoreException e = new StoreException(Kind.UNAVAILABLE, "deadline passed before every "
-            + "store was asked for pack " + what
-            + (firstError == null ? "" : "; first error: " + firstError.getMessage()),
-            null, firstError);
+        StoreException e =
+            new StoreException(
+                Kind.UNAVAILABLE,
+                "deadline passed before every "
+                    + "store was asked for pack "
+                    + what
+                    + (firstError == null ? "" : "; first error: " + firstError.getMessage()),
+                null,
+                firstError);
         return CompletableFuture.failedFuture(e);
       }
       Ask ask = plan.get(k);
@@ -102,32 +113,35 @@ final class StoreSearch {
         get = CompletableFuture.failedFuture(e);
       }
       int next = k + 1;
-      return get.handle((bytes, t) -> {
-        if (t == null) {
-          slot.breaker().onAnswer();
-          return CompletableFuture.completedFuture(
-              new ClaimStores.Located(bytes, slot.index(), ask.key()));
-        }
-        Error error = Errors.errorBehind(t);
-        if (error != null) {
-          return CompletableFuture.<ClaimStores.Located>failedFuture(error); // not the store's
-        }
-        StoreException e = StoreException.of(t);
-        if (e.kind() == Kind.UNAVAILABLE) {
-          slot.breaker().onCouldNotAnswer();
-        } else {
-          slot.breaker().onAnswer();
-        }
-        if (e.kind() != Kind.NOT_FOUND) {
-          if (firstError == null) {
-            firstError = e;
-          }
-          if (e.kind() != Kind.FORBIDDEN) {
-            excluded[slot.index()] = true;
-          }
-        }
-        return step(next);
-      }).thenCompose(Function.identity());
+      return get.handle(
+              (bytes, t) -> {
+                if (t == null) {
+                  slot.breaker().onAnswer();
+                  return CompletableFuture.completedFuture(
+                      new ClaimStores.Located(bytes, slot.index(), ask.key()));
+                }
+                Error error = Errors.errorBehind(t);
+                if (error != null) {
+                  return CompletableFuture.<ClaimStores.Located>failedFuture(
+                      error); // not the store's
+                }
+                StoreException e = StoreException.of(t);
+                if (e.kind() == Kind.UNAVAILABLE) {
+                  slot.breaker().onCouldNotAnswer();
+                } else {
+                  slot.breaker().onAnswer();
+                }
+                if (e.kind() != Kind.NOT_FOUND) {
+                  if (firstError == null) {
+                    firstError = e;
+                  }
+                  if (e.kind() != Kind.FORBIDDEN) {
+                    excluded[slot.index()] = true;
+                  }
+                }
+                return step(next);
+              })
+          .thenCompose(Function.identity());
     }
   }
 }

@@ -6,10 +6,9 @@ package io.ankusa.claimcheck.internal.reader;
  * <p>Invariants: {@code 1 <= limit <= max}; an overload halves the limit only if no halving
  * happened within the last {@code backoffNanos} (so a wave of requests failing together halves it
  * once); every overload, halving or not, restarts the success count, and after {@code limit}
- * successes counted since the last change or overload the limit grows by one. Without that
- * restart the overloads inside a backoff window would not stop growth, and a store throttling
- * steadily would see the limit climb to {@code max} between halvings instead of hovering near
- * its capacity.
+ * successes counted since the last change or overload the limit grows by one. Without that restart
+ * the overloads inside a backoff window would not stop growth, and a store throttling steadily
+ * would see the limit climb to {@code max} between halvings instead of hovering near its capacity.
  */
 final class AimdLimit implements Limit {
 

@@ -7,8 +7,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One caller of {@link ClaimReader#fetch} waiting for an answer; thread-safe.
  *
- * <p>Invariants: the caller is settled exactly once — by the fetch's answer, its deadline, a
- * shed, or close, whichever comes first (a compare-and-set decides) — and only the settling call
+ * <p>Invariants: the caller is settled exactly once — by the fetch's answer, its deadline, a shed,
+ * or close, whichever comes first (a compare-and-set decides) — and only the settling call
  * completes {@link #future}, so whoever settled it knows how the caller was answered and counts it;
  * once settled, its deadline timer is cancelled (the timer is published before {@code settled} is
  * read and vice versa, so one of {@link #arm} and the settling call always cancels it).

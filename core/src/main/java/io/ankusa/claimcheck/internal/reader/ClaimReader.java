@@ -17,34 +17,34 @@ import java.util.function.Supplier;
  * <p>A throttled or unavailable answer ({@link io.ankusa.claimcheck.store.StoreException} of kind
  * {@code THROTTLED} or {@code UNAVAILABLE}) is retried inside the callers' deadlines with
  * exponential backoff and full jitter, honouring the store's Retry-After when it fits (see {@link
- * Backoff}); every retry is a new store request under the store's limit, shared by every caller
- * of the fetch. Retries go on while a caller still waits and the next attempt can start before the
+ * Backoff}); every retry is a new store request under the store's limit, shared by every caller of
+ * the fetch. Retries go on while a caller still waits and the next attempt can start before the
  * latest waiting caller's deadline.
  *
  * <p>Outcomes stay distinct: a fetch completes with the bytes; or exceptionally with the fetch
  * function's final {@link io.ankusa.claimcheck.store.StoreException} ({@code NOT_FOUND}, {@code
- * FORBIDDEN}: the store's own answer, shared by every caller of that fetch); or with whatever
- * else the function failed with (not a store failure — its own verdict, an {@code Error}),
- * unchanged, uncached, never retried; or with a {@link ReadException} when the reader gave no
- * answer: {@link ReadException.Reason#OVERLOADED} (shed), {@link ReadException.Reason#DEADLINE}
- * (naming the last store error when attempts failed) or {@link ReadException.Reason#CLOSED}.
+ * FORBIDDEN}: the store's own answer, shared by every caller of that fetch); or with whatever else
+ * the function failed with (not a store failure — its own verdict, an {@code Error}), unchanged,
+ * uncached, never retried; or with a {@link ReadException} when the reader gave no answer: {@link
+ * ReadException.Reason#OVERLOADED} (shed), {@link ReadException.Reason#DEADLINE} (naming the last
+ * store error when attempts failed) or {@link ReadException.Reason#CLOSED}.
  */
 public interface ClaimReader extends AutoCloseable {
 
   /**
-   * Runs {@code fn} — one read of {@code key}, charged to store {@code store} — under that
-   * store's limit, or joins a fetch of {@code key} already under way (whose function and store
-   * then stand for both); a cached answer completes the returned future at once.
+   * Runs {@code fn} — one read of {@code key}, charged to store {@code store} — under that store's
+   * limit, or joins a fetch of {@code key} already under way (whose function and store then stand
+   * for both); a cached answer completes the returned future at once.
    *
    * <p>{@code deadlineNanos} is absolute on the reader's ticker: once it passes, the returned
-   * future fails with {@link ReadException.Reason#DEADLINE} whatever the fetch is doing; a
-   * queued fetch whose callers' deadlines all passed is dropped without calling {@code fn}; a
-   * store request that outlives its callers still runs to the end and fills the cache.
+   * future fails with {@link ReadException.Reason#DEADLINE} whatever the fetch is doing; a queued
+   * fetch whose callers' deadlines all passed is dropped without calling {@code fn}; a store
+   * request that outlives its callers still runs to the end and fills the cache.
    *
    * <p>{@code fn} must not block; it is called once per attempt (again for each retry), on the
    * calling thread, on the thread that completed an earlier store request, or on the scheduler's
-   * thread when a backoff ends. The returned bytes are shared with the cache
-   * and other callers and must not be modified.
+   * thread when a backoff ends. The returned bytes are shared with the cache and other callers and
+   * must not be modified.
    *
    * @throws IllegalArgumentException if {@code store} is not a store index of this reader
    */
@@ -53,10 +53,10 @@ public interface ClaimReader extends AutoCloseable {
 
   /**
    * Counts the calling thread as one request in flight unless {@code maxConcurrentReads} already
-   * are, and returns whether it did; a caller refused answers "overloaded" and does not call
-   * {@link #release()}. With {@code maxConcurrentReads = 0} every request is admitted and none
-   * counted, and so does a closed reader (there is no gate left to count at). A thread may hold several permits; a dead thread's permits are reclaimed by the next
-   * tick.
+   * are, and returns whether it did; a caller refused answers "overloaded" and does not call {@link
+   * #release()}. With {@code maxConcurrentReads = 0} every request is admitted and none counted,
+   * and so does a closed reader (there is no gate left to count at). A thread may hold several
+   * permits; a dead thread's permits are reclaimed by the next tick.
    */
   boolean admit();
 
@@ -75,7 +75,9 @@ public interface ClaimReader extends AutoCloseable {
     return null;
   }
 
-  /** Returns the bytes the cache reserves for prefetches now (see {@link ClaimCache#pinnedBytes}). */
+  /**
+   * Returns the bytes the cache reserves for prefetches now (see {@link ClaimCache#pinnedBytes}).
+   */
   default long pinnedBytes() {
     return 0;
   }
@@ -84,8 +86,8 @@ public interface ClaimReader extends AutoCloseable {
   Map<Integer, StoreStats> stats();
 
   /**
-   * Stops the reader: waiting callers fail with {@link ReadException.Reason#CLOSED}, later
-   * fetches too, running store requests finish unobserved; idempotent.
+   * Stops the reader: waiting callers fail with {@link ReadException.Reason#CLOSED}, later fetches
+   * too, running store requests finish unobserved; idempotent.
    */
   @Override
   void close();

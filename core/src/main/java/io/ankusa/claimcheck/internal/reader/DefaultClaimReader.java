@@ -1,10 +1,9 @@
 package io.ankusa.claimcheck.internal.reader;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.internal.cache.ClaimCache;
-import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,12 +22,11 @@ import java.util.function.Supplier;
  * backing off between retries, so a fetch of that key joins it (a flight leaves the map after its
  * answer is cached, so a fetch that finds neither starts a new one); no lock is held while a fetch
  * function, a caller's future or telemetry runs; every caller is settled exactly once and counted
- * exactly once — the starter by its flight when the flight ends (STORE if it ever asked the
- * store, SHED if it never did), every other caller by whoever settled it (COALESCED for the
- * fetch's answer, SHED for none); every store request's answer is accounted, even when nobody
- * waits for it any more; a caller whose deadline passes after a retriable failure gets {@code
- * unavailable: deadline} naming that failure. The cache-hit path is one cache lookup and one
- * completed future.
+ * exactly once — the starter by its flight when the flight ends (STORE if it ever asked the store,
+ * SHED if it never did), every other caller by whoever settled it (COALESCED for the fetch's
+ * answer, SHED for none); every store request's answer is accounted, even when nobody waits for it
+ * any more; a caller whose deadline passes after a retriable failure gets {@code unavailable:
+ * deadline} naming that failure. The cache-hit path is one cache lookup and one completed future.
  */
 final class DefaultClaimReader implements ClaimReader {
 
@@ -56,8 +54,8 @@ final class DefaultClaimReader implements ClaimReader {
     this.ticker = s.ticker();
     this.scheduler = s.scheduler();
     this.telemetry = ClaimCheckTelemetry.neverThrowing(s.telemetry());
-    this.runner = new FlightRunner(
-        cache, flights, ticker, telemetry, scheduler, s.retry(), () -> closed);
+    this.runner =
+        new FlightRunner(cache, flights, ticker, telemetry, scheduler, s.retry(), () -> closed);
     scheduleTick();
   }
 
@@ -75,7 +73,8 @@ final class DefaultClaimReader implements ClaimReader {
       FetchKey key, int store, Supplier<CompletableFuture<byte[]>> fn, long deadlineNanos) {
     Objects.requireNonNull(fn, "fn");
     if (store < 0 || store >= lanes.length) {
-      throw new IllegalArgumentException("store must be in [0, " + lanes.length + "), was " + store);
+      throw new IllegalArgumentException(
+          "store must be in [0, " + lanes.length + "), was " + store);
     }
     if (closed) {
       return refuse(store, ReadException.Reason.CLOSED);

@@ -2,11 +2,11 @@ package io.ankusa.claimcheck.internal.reader;
 
 /**
  * What one fetch reads: a byte range of one pack object, read with one ranged GET; immutable. The
- * reader coalesces and caches by key: two fetches of equal keys are one store request and one
- * cache entry.
+ * reader coalesces and caches by key: two fetches of equal keys are one store request and one cache
+ * entry.
  *
- * <p>A fetch is always a range because a ref carries its claim's offset and length inside the
- * pack: a redeem never reads the pack's index first.
+ * <p>A fetch is always a range because a ref carries its claim's offset and length inside the pack:
+ * a redeem never reads the pack's index first.
  *
  * @param tenant the tenant the pack belongs to
  * @param packIdHex the pack id, in hex
@@ -24,8 +24,7 @@ public record FetchKey(String tenant, String packIdHex, long first, int length) 
       throw new IllegalArgumentException("packIdHex must be non-empty");
     }
     if (first < 0 || length <= 0) {
-      throw new IllegalArgumentException(
-          "bad range key: first=" + first + ", length=" + length);
+      throw new IllegalArgumentException("bad range key: first=" + first + ", length=" + length);
     }
   }
 

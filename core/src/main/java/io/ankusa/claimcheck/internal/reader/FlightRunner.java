@@ -1,10 +1,10 @@
 package io.ankusa.claimcheck.internal.reader;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.internal.cache.ClaimCache;
-import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome;
+import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,22 +19,22 @@ import java.util.function.BooleanSupplier;
  * its own beyond what it is given).
  *
  * <p>Answers, by what the attempt completed with: bytes are cached and delivered; a {@link
- * StoreException} that is final (NOT_FOUND, FORBIDDEN, ALREADY_EXISTS) is delivered; a THROTTLED
- * or UNAVAILABLE one is retried after a {@link Backoff} — as a new request that re-enters the
- * lane, so it runs, queues or is shed like any — while a caller still waits and the next attempt
- * can start before the latest caller's deadline; once that no longer holds the flight ends, and
- * its callers still waiting get {@code unavailable: deadline} (naming the last error) at their
- * deadline, never later. Anything else (the function's own verdict such as a {@code
- * ClaimCheckFailure}, an {@code Error}, a bug) is delivered unchanged, never retried, never
- * cached, and says nothing about the store's load (IGNORE).
+ * StoreException} that is final (NOT_FOUND, FORBIDDEN, ALREADY_EXISTS) is delivered; a THROTTLED or
+ * UNAVAILABLE one is retried after a {@link Backoff} — as a new request that re-enters the lane, so
+ * it runs, queues or is shed like any — while a caller still waits and the next attempt can start
+ * before the latest caller's deadline; once that no longer holds the flight ends, and its callers
+ * still waiting get {@code unavailable: deadline} (naming the last error) at their deadline, never
+ * later. Anything else (the function's own verdict such as a {@code ClaimCheckFailure}, an {@code
+ * Error}, a bug) is delivered unchanged, never retried, never cached, and says nothing about the
+ * store's load (IGNORE).
  *
  * <p>Invariants: a successful answer is cached before its flight leaves the coalescing map, so a
  * fetch arriving in between joins or hits; every store request's answer feeds its lane's limit
  * exactly once, even when no caller waits; a flight leaves the map and counts its starter exactly
- * once, when it becomes DONE (STORE if it ever asked the store, else SHED); flights that a
- * finished request lets start run in a loop on the finishing thread instead of recursing, so
- * fetch functions that answer synchronously cannot overflow the stack however long the queue; a
- * retry starts on the scheduler's thread; no lock is held while anything here calls out.
+ * once, when it becomes DONE (STORE if it ever asked the store, else SHED); flights that a finished
+ * request lets start run in a loop on the finishing thread instead of recursing, so fetch functions
+ * that answer synchronously cannot overflow the stack however long the queue; a retry starts on the
+ * scheduler's thread; no lock is held while anything here calls out.
  */
 final class FlightRunner {
 
@@ -80,8 +80,9 @@ final class FlightRunner {
         cf = CompletableFuture.failedFuture(t);
       }
       if (cf == null) {
-        cf = CompletableFuture.failedFuture(
-            new IllegalStateException("the fetch function returned null"));
+        cf =
+            CompletableFuture.failedFuture(
+                new IllegalStateException("the fetch function returned null"));
       }
       if (cf.isDone()) {
         byte[] v = null;
@@ -116,8 +117,9 @@ final class FlightRunner {
     } else if (failure instanceof StoreException se && isRetriable(se)) {
       f.lastError = se;
       if (!closed.getAsBoolean()) {
-        retryDelay = backoff.delayNanos(
-            f.attempts + 1, se.retryAfter().orElse(null), f.latestDeadline - now);
+        retryDelay =
+            backoff.delayNanos(
+                f.attempts + 1, se.retryAfter().orElse(null), f.latestDeadline - now);
       }
     }
     StoreLane.Dispatch d = f.lane.finish(f, outcomeOf(failure), now, retryDelay);
@@ -158,8 +160,7 @@ final class FlightRunner {
       case DROPPED -> ended(f);
       case SHED -> {
         ended(f);
-        failCallers(f, f.callers,
-            new ReadException(ReadException.Reason.OVERLOADED, f.lastError));
+        failCallers(f, f.callers, new ReadException(ReadException.Reason.OVERLOADED, f.lastError));
       }
     }
   }
@@ -185,8 +186,7 @@ final class FlightRunner {
   }
 
   static boolean isRetriable(StoreException e) {
-    return e.kind() == StoreException.Kind.THROTTLED
-        || e.kind() == StoreException.Kind.UNAVAILABLE;
+    return e.kind() == StoreException.Kind.THROTTLED || e.kind() == StoreException.Kind.UNAVAILABLE;
   }
 
   static Limit.Outcome outcomeOf(Throwable failure) {
@@ -229,7 +229,9 @@ final class FlightRunner {
     failCallers(f, f.callers, e);
   }
 
-  /** Fails {@code callers} of {@code f} still waiting with {@code e}; the starter is not counted. */
+  /**
+   * Fails {@code callers} of {@code f} still waiting with {@code e}; the starter is not counted.
+   */
   void failCallers(Flight f, List<Caller> callers, ReadException e) {
     for (Caller c : callers) {
       if (c.fail(e) && c != f.starter) {

@@ -23,7 +23,10 @@ public interface Limit {
   /** Returns the current limit, always >= 1. */
   int current();
 
-  /** Records one finished request at {@code nowNanos} (on the reader's ticker); returns the limit after it. */
+  /**
+   * Records one finished request at {@code nowNanos} (on the reader's ticker); returns the limit
+   * after it.
+   */
   int onOutcome(Outcome outcome, long nowNanos);
 
   /**

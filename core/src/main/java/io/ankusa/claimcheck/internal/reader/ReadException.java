@@ -7,10 +7,10 @@ import java.util.Objects;
  *
  * <p>Distinct from {@link io.ankusa.claimcheck.store.StoreException}, which carries a store's own
  * answer or failure: a {@code ReadException} means the reader shed the read ({@link
- * Reason#OVERLOADED}), the caller's deadline passed first ({@link Reason#DEADLINE}), or the
- * reader was closed ({@link Reason#CLOSED}). Every reason is "unavailable" and retriable: the
- * claim may well be readable a moment later. It carries no stack trace (it is an outcome, not a
- * defect, and is made at the read rate under overload).
+ * Reason#OVERLOADED}), the caller's deadline passed first ({@link Reason#DEADLINE}), or the reader
+ * was closed ({@link Reason#CLOSED}). Every reason is "unavailable" and retriable: the claim may
+ * well be readable a moment later. It carries no stack trace (it is an outcome, not a defect, and
+ * is made at the read rate under overload).
  */
 public final class ReadException extends RuntimeException {
 
@@ -34,14 +34,18 @@ public final class ReadException extends RuntimeException {
   }
 
   /**
-   * Creates an exception for {@code reason} after the store's last failed attempt {@code
-   * lastError} (null when no attempt failed): the message is {@code "unavailable: <reason>"},
-   * followed by {@code "; last store error: <its message>"}, and it is the cause.
+   * Creates an exception for {@code reason} after the store's last failed attempt {@code lastError}
+   * (null when no attempt failed): the message is {@code "unavailable: <reason>"}, followed by
+   * {@code "; last store error: <its message>"}, and it is the cause.
    */
   public ReadException(Reason reason, Throwable lastError) {
-    super("unavailable: " + Objects.requireNonNull(reason, "reason").name().toLowerCase(
-        java.util.Locale.ROOT) + (lastError == null ? ""
-            : "; last store error: " + lastError.getMessage()), lastError, false, false);
+    super(
+        "unavailable: "
+            + Objects.requireNonNull(reason, "reason").name().toLowerCase(java.util.Locale.ROOT)
+            + (lastError == null ? "" : "; last store error: " + lastError.getMessage()),
+        lastError,
+        false,
+        false);
     this.reason = reason;
   }
 

@@ -23,7 +23,8 @@ public interface ReaderScheduler {
 
   /**
    * Returns the JVM-wide scheduler: one daemon thread ({@code claimcheck-reader-timer}) shared by
-   * every reader, started on first use and never shut down; cancelled tasks leave its queue at once.
+   * every reader, started on first use and never shut down; cancelled tasks leave its queue at
+   * once.
    */
   static ReaderScheduler system() {
     return SystemScheduler.INSTANCE;

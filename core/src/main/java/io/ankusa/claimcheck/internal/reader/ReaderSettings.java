@@ -1,13 +1,13 @@
 package io.ankusa.claimcheck.internal.reader;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.MicrometerTelemetry;
+import io.ankusa.claimcheck.time.Ticker;
 import java.util.Objects;
 
 /**
- * What a {@link ClaimReader} is built from; immutable and validated when built, so an invalid
- * value fails with an {@link IllegalArgumentException} naming the field, before any reader exists.
+ * What a {@link ClaimReader} is built from; immutable and validated when built, so an invalid value
+ * fails with an {@link IllegalArgumentException} naming the field, before any reader exists.
  * Equality covers every field (the ticker, telemetry and scheduler compare with their own {@code
  * equals}), so equal configurations can share one reader.
  *
@@ -36,10 +36,13 @@ public record ReaderSettings(
 
   /** The default {@code maxInflight}. */
   public static final int DEFAULT_MAX_INFLIGHT = 64;
+
   /** The default {@code queueMax}. */
   public static final int DEFAULT_QUEUE_MAX = 1000;
+
   /** The default {@code maxConcurrentReads} (unbounded). */
   public static final int DEFAULT_MAX_CONCURRENT_READS = 0;
+
   /** The default {@code cacheMaxBytes}: 64 MiB. */
   public static final long DEFAULT_CACHE_MAX_BYTES = 64L << 20;
 

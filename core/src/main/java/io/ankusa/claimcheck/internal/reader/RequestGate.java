@@ -9,12 +9,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * thread-safe.
  *
  * <p>Invariants: {@code admitted} never exceeds {@code max}, and equals the sum of the holders'
- * counts once no admit or release is half done; a holder's count is written only by its own
- * thread, and read by another only in {@link #reclaimDead}, after its thread is seen dead (a
- * thread's writes happen-before another thread sees it dead), which drops it and its permits, so
- * a dead thread leaks permits only until the next tick. A thread's holder is registered once and
- * kept while it lives, so admit and release touch no shared map. With {@code max = 0} the gate
- * admits everything and counts nothing.
+ * counts once no admit or release is half done; a holder's count is written only by its own thread,
+ * and read by another only in {@link #reclaimDead}, after its thread is seen dead (a thread's
+ * writes happen-before another thread sees it dead), which drops it and its permits, so a dead
+ * thread leaks permits only until the next tick. A thread's holder is registered once and kept
+ * while it lives, so admit and release touch no shared map. With {@code max = 0} the gate admits
+ * everything and counts nothing.
  */
 final class RequestGate {
 

@@ -6,18 +6,18 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One store's slots: its adaptive limit, the store requests running against it and the FIFO
- * queue of fetches waiting for a slot; thread-safe (one lock, which also guards the state of
- * every {@link Flight} charged to this store).
+ * One store's slots: its adaptive limit, the store requests running against it and the FIFO queue
+ * of fetches waiting for a slot; thread-safe (one lock, which also guards the state of every {@link
+ * Flight} charged to this store).
  *
- * <p>Invariants, all under the lock: a flight is started only while {@code inflight < limit}
- * (after the limit halves, running requests may exceed it until enough finish); {@code
- * queue.size() <= queueMax}; the queue is non-empty only while no slot is free, and a freed slot
- * goes to the oldest queued flight that still has a caller waiting; queued flights whose callers
- * all gave up are dropped, never started; a retry of a flight is admitted exactly like a new
- * flight (run, queue or shed), and a flight goes into BACKOFF only while a caller waits and its
- * next attempt can start before the latest caller's deadline. Nothing here calls out (no fetch function, no future,
- * no telemetry), so the lock is held only for bookkeeping.
+ * <p>Invariants, all under the lock: a flight is started only while {@code inflight < limit} (after
+ * the limit halves, running requests may exceed it until enough finish); {@code queue.size() <=
+ * queueMax}; the queue is non-empty only while no slot is free, and a freed slot goes to the oldest
+ * queued flight that still has a caller waiting; queued flights whose callers all gave up are
+ * dropped, never started; a retry of a flight is admitted exactly like a new flight (run, queue or
+ * shed), and a flight goes into BACKOFF only while a caller waits and its next attempt can start
+ * before the latest caller's deadline. Nothing here calls out (no fetch function, no future, no
+ * telemetry), so the lock is held only for bookkeeping.
  */
 final class StoreLane {
 
@@ -33,8 +33,8 @@ final class StoreLane {
   }
 
   /**
-   * What a finished store request changed: flights to start, flights dropped, the new limit (-1
-   * if unchanged), and whether the finished flight went into BACKOFF instead of DONE.
+   * What a finished store request changed: flights to start, flights dropped, the new limit (-1 if
+   * unchanged), and whether the finished flight went into BACKOFF instead of DONE.
    */
   record Dispatch(List<Flight> toRun, List<Flight> dropped, int newLimit, boolean retrying) {}
 
@@ -148,8 +148,7 @@ final class StoreLane {
     lock.lock();
     try {
       f.pending--;
-      if (f.pending == 0
-          && (f.state == Flight.State.QUEUED || f.state == Flight.State.BACKOFF)) {
+      if (f.pending == 0 && (f.state == Flight.State.QUEUED || f.state == Flight.State.BACKOFF)) {
         if (f.state == Flight.State.QUEUED) {
           queue.remove(f);
         }
@@ -164,8 +163,8 @@ final class StoreLane {
 
   /**
    * Finishes the running attempt of {@code f} with {@code outcome} at {@code nowNanos}: frees its
-   * slot, feeds the limit, and hands the freed slots to queued flights. With {@code retryDelay}
-   * >= 0 (the attempt failed retriably) the flight goes into BACKOFF if a caller still waits and
+   * slot, feeds the limit, and hands the freed slots to queued flights. With {@code retryDelay} >=
+   * 0 (the attempt failed retriably) the flight goes into BACKOFF if a caller still waits and
    * {@code nowNanos + retryDelay} is before the latest caller's deadline; otherwise it is DONE.
    */
   Dispatch finish(Flight f, Limit.Outcome outcome, long nowNanos, long retryDelay) {
@@ -175,8 +174,8 @@ final class StoreLane {
     try {
       inflight--;
       f.attempts++;
-      boolean retrying = retryDelay >= 0 && f.pending > 0
-          && nowNanos + retryDelay - f.latestDeadline < 0;
+      boolean retrying =
+          retryDelay >= 0 && f.pending > 0 && nowNanos + retryDelay - f.latestDeadline < 0;
       f.state = retrying ? Flight.State.BACKOFF : Flight.State.DONE;
       int before = limit.current();
       int after = limit.onOutcome(outcome, nowNanos);

@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Invariants: one executor thread, created lazily with the enum constant and never shut down
  * (readers come and go; the thread is a daemon, so it never keeps a JVM alive); cancelled tasks are
- * removed from the queue at once, so a deadline timer of an answered caller holds no memory; a
- * task that throws is logged and does not stop later tasks.
+ * removed from the queue at once, so a deadline timer of an answered caller holds no memory; a task
+ * that throws is logged and does not stop later tasks.
  */
 enum SystemScheduler implements ReaderScheduler {
   INSTANCE;

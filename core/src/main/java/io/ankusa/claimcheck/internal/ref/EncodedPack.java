@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A pack ready to store: its bytes and the index entries of its claims; immutable by contract
- * and thread-safe.
+ * A pack ready to store: its bytes and the index entries of its claims; immutable by contract and
+ * thread-safe.
  *
  * <p>{@link #bytes()} returns the pack's own array without copying (packs can be large, and the
  * store SPI takes a {@code byte[]}): callers must not modify it.

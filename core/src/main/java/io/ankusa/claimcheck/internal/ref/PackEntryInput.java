@@ -5,11 +5,11 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * One claim to put in a pack: its stored (already compressed) bytes and their codec; immutable
- * by contract and thread-safe.
+ * One claim to put in a pack: its stored (already compressed) bytes and their codec; immutable by
+ * contract and thread-safe.
  *
- * <p>The array is not copied (claims can be large): the caller hands it over and must not modify
- * it afterwards. {@link Packs#encode} copies it into the pack.
+ * <p>The array is not copied (claims can be large): the caller hands it over and must not modify it
+ * afterwards. {@link Packs#encode} copies it into the pack.
  *
  * @param storedBytes the claim's bytes as stored, at least 1 byte
  * @param codec how {@code storedBytes} are compressed

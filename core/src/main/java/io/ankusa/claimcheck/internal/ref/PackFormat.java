@@ -2,12 +2,11 @@ package io.ankusa.claimcheck.internal.ref;
 
 import io.ankusa.claimcheck.ref.ClaimId;
 
-
 /**
  * The constants of the pack object format; see {@link Packs} for its layout.
  *
- * <p>The header's length and layout are the same in every pack version, so a reader always
- * fetches {@link #HEADER_LENGTH} bytes first; only the index entry layout may change by version.
+ * <p>The header's length and layout are the same in every pack version, so a reader always fetches
+ * {@link #HEADER_LENGTH} bytes first; only the index entry layout may change by version.
  */
 public final class PackFormat {
 

@@ -22,9 +22,14 @@ public record PackHeader(int version, int entryCount, int indexLength, long pack
       throw new IllegalArgumentException("index length " + indexLength + " is negative");
     }
     if (packLength < (long) PackFormat.HEADER_LENGTH + indexLength + entryCount) {
-      throw new IllegalArgumentException("pack length " + packLength
-          + " cannot hold the header, an index of " + indexLength + " bytes and " + entryCount
-          + " non-empty claims");
+      throw new IllegalArgumentException(
+          "pack length "
+              + packLength
+              + " cannot hold the header, an index of "
+              + indexLength
+              + " bytes and "
+              + entryCount
+              + " non-empty claims");
     }
   }
 

@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.internal.ref;
 
-import io.ankusa.claimcheck.internal.wire.Checksums;
 import io.ankusa.claimcheck.internal.wire.Bytes;
+import io.ankusa.claimcheck.internal.wire.Checksums;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -47,8 +47,7 @@ final class PackWriter {
       entryAt += PackFormat.ENTRY_LENGTH_V1;
       dataAt += stored.length;
     }
-    PackHeader header =
-        new PackHeader(PackFormat.CURRENT_VERSION, count, indexLength, total, 0);
+    PackHeader header = new PackHeader(PackFormat.CURRENT_VERSION, count, indexLength, total, 0);
     writeHeaderFields(out, header);
     int crc = headerCrc(header, out, PackFormat.HEADER_LENGTH);
     Bytes.putInt(out, PackFormat.HEADER_CRC_AT, crc);

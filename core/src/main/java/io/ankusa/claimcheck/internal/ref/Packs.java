@@ -35,8 +35,8 @@ public final class Packs {
 
   /**
    * Returns a pack holding {@code claims} (1..{@value PackFormat#MAX_ENTRIES}) in order, claim
-   * {@code i} at index {@code i}; throws {@link IllegalArgumentException} when the count is out
-   * of range or the pack would not fit in one array.
+   * {@code i} at index {@code i}; throws {@link IllegalArgumentException} when the count is out of
+   * range or the pack would not fit in one array.
    */
   public static EncodedPack encode(List<PackEntryInput> claims) {
     return PackWriter.encode(claims);
@@ -58,8 +58,14 @@ public final class Packs {
    * version 2 (recording {@code rawLength}) otherwise.
    */
   public static ClaimRef toRef(Tenant tenant, PackId pack, PackEntry entry, int rawLength) {
-    return ClaimRef.of(tenant, new ClaimId(pack, entry.index()), entry.offset(), entry.length(),
-        entry.checksum(), entry.codec(), rawLength);
+    return ClaimRef.of(
+        tenant,
+        new ClaimId(pack, entry.index()),
+        entry.offset(),
+        entry.length(),
+        entry.checksum(),
+        entry.codec(),
+        rawLength);
   }
 
   private static void check(String what, int length, int checksum, byte[] stored) {

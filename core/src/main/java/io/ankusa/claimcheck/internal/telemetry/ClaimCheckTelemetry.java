@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.internal.telemetry;
 
 /**
- * A sink for what claim check does, one method per event; implementations must be thread-safe
- * and should return quickly, since the reader calls them on its read path.
+ * A sink for what claim check does, one method per event; implementations must be thread-safe and
+ * should return quickly, since the reader calls them on its read path.
  *
  * <p>An implementation may throw: whoever calls one on a hot path wraps it in {@link
  * #neverThrowing(ClaimCheckTelemetry)} first, so a broken sink can never break a read. The

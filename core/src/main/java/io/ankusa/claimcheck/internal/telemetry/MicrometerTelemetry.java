@@ -17,23 +17,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Claim check telemetry recorded as Micrometer meters in one {@link MeterRegistry}; thread-safe.
  *
  * <p>Meters: {@code claimcheck.read} (counter; tags {@code store}, {@code outcome} =
- * store|coalesced|shed), {@code claimcheck.read.limit}, {@code claimcheck.read.inflight} and
- * {@code claimcheck.read.queued} (gauges per {@code store}), {@code claimcheck.store.breaker}
- * (counter; tags {@code store}, {@code transition} = opened|closed) and {@code
- * claimcheck.checkin} (timer; tags {@code outcome} = ok|collision|failed, {@code store}).
+ * store|coalesced|shed), {@code claimcheck.read.limit}, {@code claimcheck.read.inflight} and {@code
+ * claimcheck.read.queued} (gauges per {@code store}), {@code claimcheck.store.breaker} (counter;
+ * tags {@code store}, {@code transition} = opened|closed) and {@code claimcheck.checkin} (timer;
+ * tags {@code outcome} = ok|collision|failed, {@code store}).
  *
  * <p>Invariants: every instance on one registry shares that registry's gauge values (Micrometer
  * keeps the first state object registered for a gauge), so two readers reporting to one registry
  * update the same gauges instead of one of them reporting into the void; a store's gauges are
  * registered once, on its first event, and read values held strongly; instances are equal when
- * their registry is the same object;
- * meters are looked up once per (store, tag) and then reused, so a counted read does not allocate.
- * This is the only class of the library that imports Micrometer.
+ * their registry is the same object; meters are looked up once per (store, tag) and then reused, so
+ * a counted read does not allocate. This is the only class of the library that imports Micrometer.
  */
 public final class MicrometerTelemetry implements ClaimCheckTelemetry {
 
-  /** Gauge values per registry, shared by every instance on it; State never refers to a registry. */
+  /**
+   * Gauge values per registry, shared by every instance on it; State never refers to a registry.
+   */
   private static final Map<MeterRegistry, Map<Integer, State>> STATES = new WeakHashMap<>();
+
   private static final ReadOutcome[] OUTCOMES = ReadOutcome.values();
 
   private final MeterRegistry registry;

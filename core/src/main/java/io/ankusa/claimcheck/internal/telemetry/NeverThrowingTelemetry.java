@@ -34,7 +34,8 @@ final class NeverThrowingTelemetry implements ClaimCheckTelemetry {
 
   private void dropped(Throwable t) {
     if (logged.compareAndSet(false, true)) {
-      LOG.warn("claim check telemetry sink {} threw; dropping this and later failures", delegate, t);
+      LOG.warn(
+          "claim check telemetry sink {} threw; dropping this and later failures", delegate, t);
     }
   }
 

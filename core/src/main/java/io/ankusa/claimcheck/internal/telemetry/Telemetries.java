@@ -20,6 +20,7 @@ public final class Telemetries {
     if (meterRegistry instanceof MeterRegistry r) {
       return MicrometerTelemetry.of(r);
     }
-    throw new IllegalArgumentException("not a Micrometer MeterRegistry: " + meterRegistry.getClass().getName());
+    throw new IllegalArgumentException(
+        "not a Micrometer MeterRegistry: " + meterRegistry.getClass().getName());
   }
 }

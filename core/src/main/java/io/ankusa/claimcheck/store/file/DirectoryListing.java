@@ -19,9 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * its trailing {@code /}), so it yields keys in order without collecting the tree first. After a
  * page, the walk's position is kept under the page's continuation token (its last key): the next
  * page resumes it, reading no directory twice. A token whose walk is not kept (more than {@value
- * #MAX_CURSORS} listings at once, a token from before a restart, or two callers of one token)
- * still works: a new walk starts after that key, skipping every directory that holds only keys at
- * or before it.
+ * #MAX_CURSORS} listings at once, a token from before a restart, or two callers of one token) still
+ * works: a new walk starts after that key, skipping every directory that holds only keys at or
+ * before it.
  *
  * <p>Only complete objects are listed: names starting with {@code .} (a put's temporary file, the
  * store's marker) are never objects. A missing directory under the prefix is an empty listing (the
@@ -61,8 +61,8 @@ final class DirectoryListing {
     }
     DirectoryWalk walk = continuation == null ? null : take(keyPrefix, continuation);
     if (walk == null) {
-      walk = new DirectoryWalk(root, dir, keyPrefix, continuation,
-          directoriesRead::incrementAndGet);
+      walk =
+          new DirectoryWalk(root, dir, keyPrefix, continuation, directoriesRead::incrementAndGet);
     }
     List<StoredObject> objects = new ArrayList<>();
     StoredObject next;

@@ -3,8 +3,8 @@ package io.ankusa.claimcheck.store.file;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ListPage;
 import io.ankusa.claimcheck.store.StoreException;
-import io.ankusa.claimcheck.store.StoredObject;
 import io.ankusa.claimcheck.store.StoreException.Kind;
+import io.ankusa.claimcheck.store.StoredObject;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -32,20 +32,20 @@ import java.util.concurrent.TimeoutException;
  * <p>Invariants: an object's file appears under its name only complete and durable (written to a
  * temporary file that is forced to disk, hard-linked to its name — {@code link(2)} fails atomically
  * when the name exists — and then the directory is forced too), so a reader never sees a partial
- * object, a put-if-absent never overwrites one and a put completes only once durable ({@link
- * #put} alone replaces an object, by an atomic rename over its name). Every operation
- * that could answer "absent" (a miss, a listing, a delete, a put) first looks for the marker:
- * without it (a missing, empty or unmounted root) writes are refused and reads, listings and
- * deletes are {@code UNAVAILABLE} with {@link StoreRoot#why the reason}, never {@code NOT_FOUND}
- * nor an empty listing; a read of a present file needs the marker too until this store has once
- * seen it (a foreign directory's files are not claims). Opening judges nothing, so a volume
- * mounted late is used as soon as it is there. Only a put of a store opened with {@code create} makes the root ({@link
- * StoreRoot#create}), and only while this store has never seen the root marked: once seen, a
- * marker that disappears (the volume unmounted under a running writer) is refused, never
- * re-created on the bare mount point; readers never write, so never create. File work runs on at
- * most {@code threads} daemon threads of this store with at most {@code maxPending} operations
- * waiting; past that an operation fails at once ({@code UNAVAILABLE}, "overloaded"), so a hung
- * filesystem sheds load instead of growing the heap.
+ * object, a put-if-absent never overwrites one and a put completes only once durable ({@link #put}
+ * alone replaces an object, by an atomic rename over its name). Every operation that could answer
+ * "absent" (a miss, a listing, a delete, a put) first looks for the marker: without it (a missing,
+ * empty or unmounted root) writes are refused and reads, listings and deletes are {@code
+ * UNAVAILABLE} with {@link StoreRoot#why the reason}, never {@code NOT_FOUND} nor an empty listing;
+ * a read of a present file needs the marker too until this store has once seen it (a foreign
+ * directory's files are not claims). Opening judges nothing, so a volume mounted late is used as
+ * soon as it is there. Only a put of a store opened with {@code create} makes the root ({@link
+ * StoreRoot#create}), and only while this store has never seen the root marked: once seen, a marker
+ * that disappears (the volume unmounted under a running writer) is refused, never re-created on the
+ * bare mount point; readers never write, so never create. File work runs on at most {@code threads}
+ * daemon threads of this store with at most {@code maxPending} operations waiting; past that an
+ * operation fails at once ({@code UNAVAILABLE}, "overloaded"), so a hung filesystem sheds load
+ * instead of growing the heap.
  */
 final class DirectoryStore implements ClaimStore {
 
@@ -56,8 +56,10 @@ final class DirectoryStore implements ClaimStore {
   private final Path marker;
   private final boolean create;
   private final DirectoryListing listing;
+
   /** Whether this store has seen its root marked: from then on it never creates the root. */
   private volatile boolean seenMarker;
+
   private final Set<PosixFilePermission> permissions;
   private final ThreadPoolExecutor io;
   private final int maxPending;
@@ -95,35 +97,38 @@ final class DirectoryStore implements ClaimStore {
 
   @Override
   public CompletableFuture<Void> putIfAbsent(String key, byte[] bytes, Duration timeout) {
-    return submit(key, timeout, () -> {
-      Path target = resolve(key);
-      requireMarkerOrCreate("not writing " + key);
-      if (Files.exists(target)) {
-        throw new StoreException(Kind.ALREADY_EXISTS, describe() + " already holds " + key);
-      }
-      Path dir = target.getParent();
-      makeDirectoriesBelowRoot(dir);
-      Path temp = Files.createTempFile(dir, ".put-", ".tmp");
-      try {
-        if (permissions != null) {
-          Files.setPosixFilePermissions(temp, permissions); // exact, whatever the umask
-        }
-        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-          ByteBuffer buf = ByteBuffer.wrap(bytes);
-          while (buf.hasRemaining()) {
-            ch.write(buf);
+    return submit(
+        key,
+        timeout,
+        () -> {
+          Path target = resolve(key);
+          requireMarkerOrCreate("not writing " + key);
+          if (Files.exists(target)) {
+            throw new StoreException(Kind.ALREADY_EXISTS, describe() + " already holds " + key);
           }
-          ch.force(true);
-        }
-        Files.createLink(target, temp);
-      } catch (FileAlreadyExistsException e) {
-        throw new StoreException(Kind.ALREADY_EXISTS, describe() + " already holds " + key);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
-      StoreRoot.forceDirectory(dir); // the new name is durable only once its directory is
-      return null;
-    });
+          Path dir = target.getParent();
+          makeDirectoriesBelowRoot(dir);
+          Path temp = Files.createTempFile(dir, ".put-", ".tmp");
+          try {
+            if (permissions != null) {
+              Files.setPosixFilePermissions(temp, permissions); // exact, whatever the umask
+            }
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+              ByteBuffer buf = ByteBuffer.wrap(bytes);
+              while (buf.hasRemaining()) {
+                ch.write(buf);
+              }
+              ch.force(true);
+            }
+            Files.createLink(target, temp);
+          } catch (FileAlreadyExistsException e) {
+            throw new StoreException(Kind.ALREADY_EXISTS, describe() + " already holds " + key);
+          } finally {
+            Files.deleteIfExists(temp);
+          }
+          StoreRoot.forceDirectory(dir); // the new name is durable only once its directory is
+          return null;
+        });
   }
 
   /**
@@ -134,86 +139,100 @@ final class DirectoryStore implements ClaimStore {
    */
   @Override
   public CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout) {
-    return submit(key, timeout, () -> {
-      Path target = resolve(key);
-      requireMarkerOrCreate("not writing " + key); // a write, like putIfAbsent
-      Path dir = target.getParent();
-      makeDirectoriesBelowRoot(dir);
-      Path temp = Files.createTempFile(dir, ".put-", ".tmp");
-      try {
-        if (permissions != null) {
-          Files.setPosixFilePermissions(temp, permissions);
-        }
-        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-          ByteBuffer buf = ByteBuffer.wrap(bytes);
-          while (buf.hasRemaining()) {
-            ch.write(buf);
+    return submit(
+        key,
+        timeout,
+        () -> {
+          Path target = resolve(key);
+          requireMarkerOrCreate("not writing " + key); // a write, like putIfAbsent
+          Path dir = target.getParent();
+          makeDirectoriesBelowRoot(dir);
+          Path temp = Files.createTempFile(dir, ".put-", ".tmp");
+          try {
+            if (permissions != null) {
+              Files.setPosixFilePermissions(temp, permissions);
+            }
+            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+              ByteBuffer buf = ByteBuffer.wrap(bytes);
+              while (buf.hasRemaining()) {
+                ch.write(buf);
+              }
+              ch.force(true);
+            }
+            Files.move(
+                temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+          } finally {
+            Files.deleteIfExists(temp);
           }
-          ch.force(true);
-        }
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
-            StandardCopyOption.REPLACE_EXISTING);
-      } finally {
-        Files.deleteIfExists(temp);
-      }
-      StoreRoot.forceDirectory(dir);
-      return null;
-    });
+          StoreRoot.forceDirectory(dir);
+          return null;
+        });
   }
 
   @Override
   public CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration timeout) {
     if (offset < 0 || length < 0) {
-      throw new IllegalArgumentException("offset and length must not be negative: " + offset
-          + ", " + length);
+      throw new IllegalArgumentException(
+          "offset and length must not be negative: " + offset + ", " + length);
     }
-    return submit(key, timeout, () -> {
-      Path file = resolve(key);
-      if (!seenMarker) {
-        requireMarker("not reading " + key); // a foreign directory's files are not claims
-      }
-      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-        long size = ch.size();
-        int n = (int) Math.max(0, Math.min(length, size - offset));
-        ByteBuffer buf = ByteBuffer.allocate(n);
-        while (buf.hasRemaining() && ch.read(buf, offset + buf.position()) >= 0) {
-          // read until full or end of file
-        }
-        return buf.position() == n ? buf.array() : java.util.Arrays.copyOf(buf.array(), buf.position());
-      } catch (NoSuchFileException e) {
-        requireMarker("cannot tell whether it holds " + key);
-        throw new StoreException(Kind.NOT_FOUND, describe() + " has no " + key);
-      }
-    });
+    return submit(
+        key,
+        timeout,
+        () -> {
+          Path file = resolve(key);
+          if (!seenMarker) {
+            requireMarker("not reading " + key); // a foreign directory's files are not claims
+          }
+          try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            int n = (int) Math.max(0, Math.min(length, size - offset));
+            ByteBuffer buf = ByteBuffer.allocate(n);
+            while (buf.hasRemaining() && ch.read(buf, offset + buf.position()) >= 0) {
+              // read until full or end of file
+            }
+            return buf.position() == n
+                ? buf.array()
+                : java.util.Arrays.copyOf(buf.array(), buf.position());
+          } catch (NoSuchFileException e) {
+            requireMarker("cannot tell whether it holds " + key);
+            throw new StoreException(Kind.NOT_FOUND, describe() + " has no " + key);
+          }
+        });
   }
 
   /** The file's size and modification time, as the listing reports them. */
   @Override
   public CompletableFuture<StoredObject> stat(String key, Duration timeout) {
-    return submit(key, timeout, () -> {
-      Path file = resolve(key);
-      requireMarker("cannot tell whether it holds " + key);
-      try {
-        java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(file,
-            java.nio.file.attribute.BasicFileAttributes.class);
-        if (a.isRegularFile()) {
-          return new StoredObject(key, a.size(), a.lastModifiedTime().toInstant());
-        }
-      } catch (NoSuchFileException e) {
-        // absent
-      }
-      throw new StoreException(Kind.NOT_FOUND, describe() + " has no " + key);
-    });
+    return submit(
+        key,
+        timeout,
+        () -> {
+          Path file = resolve(key);
+          requireMarker("cannot tell whether it holds " + key);
+          try {
+            java.nio.file.attribute.BasicFileAttributes a =
+                Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+            if (a.isRegularFile()) {
+              return new StoredObject(key, a.size(), a.lastModifiedTime().toInstant());
+            }
+          } catch (NoSuchFileException e) {
+            // absent
+          }
+          throw new StoreException(Kind.NOT_FOUND, describe() + " has no " + key);
+        });
   }
 
   @Override
   public CompletableFuture<Void> delete(String key, Duration timeout) {
-    return submit(key, timeout, () -> {
-      Path file = resolve(key);
-      requireMarker("not deleting " + key);
-      Files.deleteIfExists(file);
-      return null;
-    });
+    return submit(
+        key,
+        timeout,
+        () -> {
+          Path file = resolve(key);
+          requireMarker("not deleting " + key);
+          Files.deleteIfExists(file);
+          return null;
+        });
   }
 
   /** Fails with UNAVAILABLE (and why) unless the root carries its marker now. */
@@ -222,8 +241,8 @@ final class DirectoryStore implements ClaimStore {
       seenMarker = true;
       return;
     }
-    throw new StoreException(Kind.UNAVAILABLE,
-        describe() + ": " + StoreRoot.why(root) + "; " + consequence);
+    throw new StoreException(
+        Kind.UNAVAILABLE, describe() + ": " + StoreRoot.why(root) + "; " + consequence);
   }
 
   /**
@@ -236,8 +255,11 @@ final class DirectoryStore implements ClaimStore {
         try {
           StoreRoot.create(root);
         } catch (IOException e) {
-          throw new StoreException(Kind.UNAVAILABLE, describe() + " could not be created ("
-              + e.getMessage() + "); " + consequence, null, e);
+          throw new StoreException(
+              Kind.UNAVAILABLE,
+              describe() + " could not be created (" + e.getMessage() + "); " + consequence,
+              null,
+              e);
         }
       }
     }
@@ -261,7 +283,9 @@ final class DirectoryStore implements ClaimStore {
 
   @Override
   public CompletableFuture<ListPage> list(String keyPrefix, String continuation, Duration timeout) {
-    return submit("?list " + keyPrefix, timeout,
+    return submit(
+        "?list " + keyPrefix,
+        timeout,
         () -> {
           requireMarker("nothing is listed"); // an unmounted volume must never look empty
           return listing.page(keyPrefix, continuation);
@@ -271,7 +295,8 @@ final class DirectoryStore implements ClaimStore {
   private Path resolve(String key) {
     Path p = root.resolve(key).normalize();
     if (!p.startsWith(root) || p.equals(root) || p.equals(marker)) {
-      throw new StoreException(Kind.FORBIDDEN, describe() + " refuses key outside its root: " + key);
+      throw new StoreException(
+          Kind.FORBIDDEN, describe() + " refuses key outside its root: " + key);
     }
     return p;
   }
@@ -279,36 +304,52 @@ final class DirectoryStore implements ClaimStore {
   private <T> CompletableFuture<T> submit(String key, Duration timeout, IoWork<T> work) {
     CompletableFuture<T> result = new CompletableFuture<>();
     try {
-      io.execute(() -> {
-        if (result.isDone()) {
-          return; // timed out while waiting: do not touch the disk any more
-        }
-        try {
-          result.complete(work.run());
-        } catch (AccessDeniedException e) {
-          result.completeExceptionally(
-              new StoreException(Kind.FORBIDDEN, describe() + " denied " + key, null, e));
-        } catch (StoreException e) {
-          result.completeExceptionally(e);
-        } catch (IOException | RuntimeException e) {
-          result.completeExceptionally(
-              new StoreException(Kind.UNAVAILABLE, describe() + " failed on " + key + ": " + e, null, e));
-        }
-      });
+      io.execute(
+          () -> {
+            if (result.isDone()) {
+              return; // timed out while waiting: do not touch the disk any more
+            }
+            try {
+              result.complete(work.run());
+            } catch (AccessDeniedException e) {
+              result.completeExceptionally(
+                  new StoreException(Kind.FORBIDDEN, describe() + " denied " + key, null, e));
+            } catch (StoreException e) {
+              result.completeExceptionally(e);
+            } catch (IOException | RuntimeException e) {
+              result.completeExceptionally(
+                  new StoreException(
+                      Kind.UNAVAILABLE, describe() + " failed on " + key + ": " + e, null, e));
+            }
+          });
     } catch (RejectedExecutionException rejected) {
-      result.completeExceptionally(new StoreException(Kind.UNAVAILABLE, io.isShutdown()
-          ? describe() + " is closed"
-          : describe() + " is overloaded: " + maxPending + " operations already wait for the "
-              + "filesystem; shedding " + key, null, rejected));
+      result.completeExceptionally(
+          new StoreException(
+              Kind.UNAVAILABLE,
+              io.isShutdown()
+                  ? describe() + " is closed"
+                  : describe()
+                      + " is overloaded: "
+                      + maxPending
+                      + " operations already wait for the "
+                      + "filesystem; shedding "
+                      + key,
+              null,
+              rejected));
       return result;
     }
     return result
         .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
-        .exceptionallyCompose(t -> CompletableFuture.failedFuture(
-            t instanceof TimeoutException
-                ? new StoreException(Kind.UNAVAILABLE,
-                    describe() + " timed out after " + timeout.toMillis() + " ms on " + key, null, t)
-                : t));
+        .exceptionallyCompose(
+            t ->
+                CompletableFuture.failedFuture(
+                    t instanceof TimeoutException
+                        ? new StoreException(
+                            Kind.UNAVAILABLE,
+                            describe() + " timed out after " + timeout.toMillis() + " ms on " + key,
+                            null,
+                            t)
+                        : t));
   }
 
   /** The listing of this store (tests count its directory reads). */

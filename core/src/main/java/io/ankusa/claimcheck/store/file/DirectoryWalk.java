@@ -53,18 +53,19 @@ final class DirectoryWalk {
   private StoredObject peeked;
 
   /**
-   * A walk of {@code start} (at or below {@code root}) for the keys starting with {@code
-   * keyPrefix} after {@code after} (null: from the first); {@code onRead} runs once per directory
-   * read.
+   * A walk of {@code start} (at or below {@code root}) for the keys starting with {@code keyPrefix}
+   * after {@code after} (null: from the first); {@code onRead} runs once per directory read.
    */
   DirectoryWalk(Path root, Path start, String keyPrefix, String after, Runnable onRead)
       throws IOException {
     this.keyPrefix = keyPrefix;
     this.after = after;
     this.onRead = onRead;
-    String prefix = start.equals(root) ? ""
-        : root.relativize(start).toString().replace(start.getFileSystem().getSeparator(), "/")
-            + "/";
+    String prefix =
+        start.equals(root)
+            ? ""
+            : root.relativize(start).toString().replace(start.getFileSystem().getSeparator(), "/")
+                + "/";
     push(start, prefix);
   }
 
@@ -132,8 +133,9 @@ final class DirectoryWalk {
         }
         boolean directory;
         try {
-          directory = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
-              .isDirectory();
+          directory =
+              Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                  .isDirectory();
         } catch (NoSuchFileException gone) {
           continue;
         }

@@ -23,16 +23,27 @@ public final class FileStoreProvider implements ClaimStoreProvider {
   static final String PERMISSIONS = "file.permissions";
   static final String CREATE = "file.create";
 
-  private static final ConfigDef SETTINGS = new ConfigDef()
-      .define(PERMISSIONS, Type.STRING, FileStores.DEFAULT_PERMISSIONS, new PermissionsValidator(),
-          LOW, "The POSIX permissions of a new pack in a file:// store (like rw-r-----: readable by "
-              + "the group, so readers may run as another user of it); the owner must be able to "
-              + "read.")
-      .define(CREATE, Type.BOOLEAN, false, LOW, "Whether a writer creates a missing file:// store "
-          + "root (whose parent exists) or marks an empty directory as one, at its first write. "
-          + "Off, a root without the marker file .claimcheck-store (an unmounted volume's empty "
-          + "mount point) is unavailable and refuses writes; create a store once with this on or "
-          + "with `claimcheck store init`. Readers never create a store, whatever this says.");
+  private static final ConfigDef SETTINGS =
+      new ConfigDef()
+          .define(
+              PERMISSIONS,
+              Type.STRING,
+              FileStores.DEFAULT_PERMISSIONS,
+              new PermissionsValidator(),
+              LOW,
+              "The POSIX permissions of a new pack in a file:// store (like rw-r-----: readable by "
+                  + "the group, so readers may run as another user of it); the owner must be able to "
+                  + "read.")
+          .define(
+              CREATE,
+              Type.BOOLEAN,
+              false,
+              LOW,
+              "Whether a writer creates a missing file:// store "
+                  + "root (whose parent exists) or marks an empty directory as one, at its first write. "
+                  + "Off, a root without the marker file .claimcheck-store (an unmounted volume's empty "
+                  + "mount point) is unavailable and refuses writes; create a store once with this on or "
+                  + "with `claimcheck store init`. Readers never create a store, whatever this says.");
 
   @Override
   public Set<String> schemes() {
@@ -55,9 +66,9 @@ public final class FileStoreProvider implements ClaimStoreProvider {
   }
 
   /**
-   * Makes the directory of {@code uri} ({@code file:///absolute/path}) a file store now, as
-   * {@code claimcheck store init} does: creates it when missing (its parent must exist) or marks
-   * it when empty; returns true when it did, false when it already was a store.
+   * Makes the directory of {@code uri} ({@code file:///absolute/path}) a file store now, as {@code
+   * claimcheck store init} does: creates it when missing (its parent must exist) or marks it when
+   * empty; returns true when it did, false when it already was a store.
    *
    * @throws IllegalArgumentException when {@code uri} is not a file store's
    * @throws IllegalStateException when the directory cannot be a store (not empty without the
@@ -74,8 +85,11 @@ public final class FileStoreProvider implements ClaimStoreProvider {
 
   /** The directory of {@code uri}, which must be {@code file:///absolute/path}. */
   static Path root(URI uri) {
-    if (uri.isOpaque() || uri.getPath() == null || uri.getPath().isEmpty()
-        || uri.getAuthority() != null || uri.getRawQuery() != null
+    if (uri.isOpaque()
+        || uri.getPath() == null
+        || uri.getPath().isEmpty()
+        || uri.getAuthority() != null
+        || uri.getRawQuery() != null
         || uri.getRawFragment() != null) {
       throw new IllegalArgumentException("a file store is file:///absolute/path");
     }
@@ -95,10 +109,12 @@ public final class FileStoreProvider implements ClaimStoreProvider {
       try {
         perms = PosixFilePermissions.fromString(String.valueOf(value).trim());
       } catch (IllegalArgumentException e) {
-        throw new ConfigException(name, value, "not POSIX permissions like rw-r----- (9 of r, w, x, -)");
+        throw new ConfigException(
+            name, value, "not POSIX permissions like rw-r----- (9 of r, w, x, -)");
       }
       if (!perms.contains(PosixFilePermission.OWNER_READ)) {
-        throw new ConfigException(name, value, "the owner must be able to read its packs (r at the start)");
+        throw new ConfigException(
+            name, value, "the owner must be able to read its packs (r at the start)");
       }
     }
 

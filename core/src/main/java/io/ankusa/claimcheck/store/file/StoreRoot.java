@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * <p>A root is a store when it carries {@value #MARKER} (a regular file). Nothing else is: a
  * missing root or an empty directory is exactly what an unmounted volume's mount point looks like,
  * so it is never taken for an empty store. {@link #create} (a writer configured with {@code
- * file.create=true}, or {@code claimcheck store init}) makes a missing root whose parent exists,
- * or marks an empty directory; it never touches a non-empty directory without the marker (someone
+ * file.create=true}, or {@code claimcheck store init}) makes a missing root whose parent exists, or
+ * marks an empty directory; it never touches a non-empty directory without the marker (someone
  * else's data, or the wrong volume), a file, or a root whose parent is missing.
  */
 final class StoreRoot {
@@ -29,8 +29,9 @@ final class StoreRoot {
   static final String MARKER = ".claimcheck-store";
 
   /** What to do about a root without its marker: the operator's two ways to create a store. */
-  static final String HOW_TO_CREATE = "is the volume mounted? If this is a new store, create it "
-      + "with claimcheck.file.create=true (on a writer) or `claimcheck store init`";
+  static final String HOW_TO_CREATE =
+      "is the volume mounted? If this is a new store, create it "
+          + "with claimcheck.file.create=true (on a writer) or `claimcheck store init`";
 
   private static final Logger LOG = LoggerFactory.getLogger(StoreRoot.class);
   private static final byte[] MARKER_TEXT =
@@ -46,39 +47,52 @@ final class StoreRoot {
   }
 
   /**
-   * Why {@code root} (absolute, normalized) is not a store now, for messages: it has no marker
-   * and is missing, empty, foreign or not a directory; reads nothing but its state.
+   * Why {@code root} (absolute, normalized) is not a store now, for messages: it has no marker and
+   * is missing, empty, foreign or not a directory; reads nothing but its state.
    */
   static String why(Path root) {
     try {
       if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
         Path parent = root.getParent();
-        return "the store root " + root + " does not exist"
+        return "the store root "
+            + root
+            + " does not exist"
             + (parent != null && Files.isDirectory(parent) ? "" : ", nor its parent directory")
-            + " and has no marker " + MARKER + ": " + HOW_TO_CREATE;
+            + " and has no marker "
+            + MARKER
+            + ": "
+            + HOW_TO_CREATE;
       }
       if (!Files.isDirectory(root)) {
         return "the store root " + root + " is not a directory";
       }
       if (!isEmpty(root)) {
-        return "the store root " + root + " is not empty and has no " + MARKER + " marker: not a"
+        return "the store root "
+            + root
+            + " is not empty and has no "
+            + MARKER
+            + " marker: not a"
             + " claim store this library created (or another volume is mounted there); not"
             + " touching it";
       }
-      return "the store root " + root + " is an empty directory without the marker " + MARKER
-          + ": " + HOW_TO_CREATE;
+      return "the store root "
+          + root
+          + " is an empty directory without the marker "
+          + MARKER
+          + ": "
+          + HOW_TO_CREATE;
     } catch (IOException | RuntimeException e) {
       return "cannot read the store root " + root + ": " + e;
     }
   }
 
   /**
-   * Makes {@code root} (absolute, normalized) a store unless it is one: creates it when missing
-   * and its parent exists, marks it when it is an empty directory; returns true when it did,
-   * false when the root already carried its marker.
+   * Makes {@code root} (absolute, normalized) a store unless it is one: creates it when missing and
+   * its parent exists, marks it when it is an empty directory; returns true when it did, false when
+   * the root already carried its marker.
    *
-   * @throws IOException when the root cannot be a store (a non-empty directory without the
-   *     marker, a file, a missing parent), with the reason, or on an I/O failure
+   * @throws IOException when the root cannot be a store (a non-empty directory without the marker,
+   *     a file, a missing parent), with the reason, or on an I/O failure
    */
   static boolean create(Path root) throws IOException {
     if (isMarked(root)) {
@@ -87,8 +101,11 @@ final class StoreRoot {
     if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
       Path parent = root.getParent();
       if (parent == null || !Files.isDirectory(parent)) {
-        throw new IOException("neither " + root + " nor its parent directory exists; not "
-            + "creating them (is the volume mounted?)");
+        throw new IOException(
+            "neither "
+                + root
+                + " nor its parent directory exists; not "
+                + "creating them (is the volume mounted?)");
       }
       try {
         Files.createDirectory(root);

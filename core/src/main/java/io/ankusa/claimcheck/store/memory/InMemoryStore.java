@@ -90,7 +90,8 @@ final class InMemoryStore implements ClaimStore {
   public CompletableFuture<ListPage> list(String keyPrefix, String continuation, Duration timeout) {
     List<StoredObject> page = new ArrayList<>();
     for (String key : new TreeSet<>(objects.keySet())) {
-      if (!key.startsWith(keyPrefix) || (continuation != null && key.compareTo(continuation) <= 0)) {
+      if (!key.startsWith(keyPrefix)
+          || (continuation != null && key.compareTo(continuation) <= 0)) {
         continue;
       }
       if (page.size() == PAGE) {

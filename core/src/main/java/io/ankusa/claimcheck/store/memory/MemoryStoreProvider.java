@@ -11,9 +11,9 @@ import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigDef;
 
 /**
- * Serves {@code memory:<name>} stores: process-wide in-memory stores, one per name, so a
- * serializer and a deserializer configured alike share objects (demos and quick starts; nothing
- * survives the process); thread-safe.
+ * Serves {@code memory:<name>} stores: process-wide in-memory stores, one per name, so a serializer
+ * and a deserializer configured alike share objects (demos and quick starts; nothing survives the
+ * process); thread-safe.
  */
 public final class MemoryStoreProvider implements ClaimStoreProvider {
 
@@ -35,7 +35,9 @@ public final class MemoryStoreProvider implements ClaimStoreProvider {
     name(uri, "memory");
   }
 
-  /** The process-wide store of {@code uri}'s name; closing it leaves it (and its objects) in place. */
+  /**
+   * The process-wide store of {@code uri}'s name; closing it leaves it (and its objects) in place.
+   */
   @Override
   public ClaimStore open(URI uri, StoreConfig config) {
     return NAMED.computeIfAbsent(name(uri, "memory"), InMemoryStore::new);

@@ -15,16 +15,18 @@ import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
  *
  * <p>Both get the same bounds from the settings: at most {@code maxConnections} connections, a
  * connect timeout, and a connection-acquisition timeout (the connect timeout plus a second), so a
- * store that refuses connections fails fast either way. The CRT client lives in the optional
- * {@code aws-crt-client} artifact; its classes are touched only by {@link CrtHttpClient}, and only
- * when chosen.
+ * store that refuses connections fails fast either way. The CRT client lives in the optional {@code
+ * aws-crt-client} artifact; its classes are touched only by {@link CrtHttpClient}, and only when
+ * chosen.
  */
 final class HttpClients {
 
   /** The HTTP client the store uses when none is chosen. */
   static final String NETTY = "netty";
 
-  /** The CRT-based HTTP client (optional artifact {@code software.amazon.awssdk:aws-crt-client}). */
+  /**
+   * The CRT-based HTTP client (optional artifact {@code software.amazon.awssdk:aws-crt-client}).
+   */
   static final String CRT = "crt";
 
   /** A class of the SDK's CRT HTTP client and one of the native runtime it needs. */
@@ -77,8 +79,9 @@ final class HttpClients {
   static Built build(S3StoreSettings settings) {
     if (settings.httpClient().equals(CRT)) {
       if (!crtAvailable()) {
-        throw new IllegalStateException("the S3 HTTP client 'crt' needs"
-            + " software.amazon.awssdk:aws-crt-client on the class path");
+        throw new IllegalStateException(
+            "the S3 HTTP client 'crt' needs"
+                + " software.amazon.awssdk:aws-crt-client on the class path");
       }
       return new Built(CrtHttpClient.builder(settings), () -> {});
     }

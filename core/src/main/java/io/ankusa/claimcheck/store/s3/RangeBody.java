@@ -11,9 +11,9 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
 /**
  * Gathers the body of a ranged GET straight into one array sized from its {@code Content-Length},
- * keeping only the bytes of the range asked for; one instance serves one call (the SDK calls
- * {@link #prepare()} again for each attempt, which starts afresh), driven by the SDK's threads one
- * signal at a time.
+ * keeping only the bytes of the range asked for; one instance serves one call (the SDK calls {@link
+ * #prepare()} again for each attempt, which starts afresh), driven by the SDK's threads one signal
+ * at a time.
  *
  * <p>Invariants: what is kept never exceeds the range's {@code length}, whatever the answer
  * announces (a {@code Content-Length} is trusted only to size the array up to that bound; when it
@@ -102,8 +102,13 @@ final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, Ran
       int count = (int) (to - from);
       if (keptCount + count > kept.length) {
         // No (or a too small) Content-Length: grow, capped at the range asked for.
-        kept = Arrays.copyOf(kept, (int) Math.min(length,
-            Math.max(keptCount + (long) count, Math.max(8192, 2L * kept.length))));
+        kept =
+            Arrays.copyOf(
+                kept,
+                (int)
+                    Math.min(
+                        length,
+                        Math.max(keptCount + (long) count, Math.max(8192, 2L * kept.length))));
       }
       int position = buffer.position() + (int) (from - start);
       buffer.duplicate().position(position).get(kept, keptCount, count);

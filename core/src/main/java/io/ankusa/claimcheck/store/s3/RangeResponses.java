@@ -36,19 +36,29 @@ final class RangeResponses {
   }
 
   /**
-   * The same check on a body of which only the part in the range was kept (see {@link
-   * RangeBody}): {@code kept} holds the body's bytes from {@code offset} on for a {@code 200}, from
-   * its start for a {@code 206}, at most {@code length} of them; {@code bodyBytes} is the whole
-   * body's size. Returns {@code kept} when the answer matches the range asked for.
+   * The same check on a body of which only the part in the range was kept (see {@link RangeBody}):
+   * {@code kept} holds the body's bytes from {@code offset} on for a {@code 200}, from its start
+   * for a {@code 206}, at most {@code length} of them; {@code bodyBytes} is the whole body's size.
+   * Returns {@code kept} when the answer matches the range asked for.
    *
    * @throws IllegalStateException when the answer does not match the range asked for, or its body
    *     not its own headers; the message says how
    */
-  static byte[] check(int status, byte[] kept, long bodyBytes, String contentRange,
-      Long contentLength, long offset, int length) {
+  static byte[] check(
+      int status,
+      byte[] kept,
+      long bodyBytes,
+      String contentRange,
+      Long contentLength,
+      long offset,
+      int length) {
     if (contentLength != null && contentLength != bodyBytes) {
       throw new IllegalStateException(
-          "HTTP " + status + " announced " + contentLength + " bytes but the body has "
+          "HTTP "
+              + status
+              + " announced "
+              + contentLength
+              + " bytes but the body has "
               + bodyBytes);
     }
     if (status == 200) {
@@ -75,13 +85,21 @@ final class RangeResponses {
     long expectedEnd = Math.min(offset + length, total) - 1;
     if (start != offset || end != expectedEnd) {
       throw new IllegalStateException(
-          "asked for bytes " + offset + "-" + (offset + length - 1) + " but got Content-Range "
+          "asked for bytes "
+              + offset
+              + "-"
+              + (offset + length - 1)
+              + " but got Content-Range "
               + contentRange);
     }
     if (bodyBytes != end - start + 1 || kept.length != bodyBytes) {
       throw new IllegalStateException(
-          "Content-Range " + contentRange + " announced " + (end - start + 1)
-              + " bytes but the body has " + bodyBytes);
+          "Content-Range "
+              + contentRange
+              + " announced "
+              + (end - start + 1)
+              + " bytes but the body has "
+              + bodyBytes);
     }
     return kept;
   }

@@ -1,12 +1,12 @@
 package io.ankusa.claimcheck.store.s3;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ListPage;
 import io.ankusa.claimcheck.store.StoreException;
-import io.ankusa.claimcheck.store.StoredObject;
 import io.ankusa.claimcheck.store.StoreException.Kind;
+import io.ankusa.claimcheck.store.StoredObject;
 import io.ankusa.claimcheck.store.s3.S3Failures.Op;
+import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -25,16 +25,17 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  *
  * <p>Invariants: the client never retries (callers own retries); every call is bounded by the
  * smaller of its {@code timeout} and the store's operation timeout, as the SDK's call timeout
- * (covering its attempts); every failure completes the returned future with a {@link StoreException}
- * classified by {@link S3Failures}; a put-if-absent sends {@code If-None-Match: *}, so it never replaces an
- * object (only {@link #put} does) — a pack of at least the multipart threshold goes up as a {@link MultipartPut}, completed
- * with the same condition. A ranged read's answer is checked by {@link RangeResponses}: one that
- * does not match what was asked (its body gathered by {@link RangeBody} into one array never larger
- * than the range asked for; a 206 without or with another Content-Range, a body shorter or
- * longer than announced) is asked again once within the same timeout, then is {@code UNAVAILABLE}
- * — never wrong bytes, never a final answer. A HEAD's 404 (zero-length read) is confirmed by a
- * one-byte GET, whose error code tells a missing key from a missing bucket. Bytes handed to {@link #putIfAbsent} are read, not copied, and must not
- * change until its future completes.
+ * (covering its attempts); every failure completes the returned future with a {@link
+ * StoreException} classified by {@link S3Failures}; a put-if-absent sends {@code If-None-Match: *},
+ * so it never replaces an object (only {@link #put} does) — a pack of at least the multipart
+ * threshold goes up as a {@link MultipartPut}, completed with the same condition. A ranged read's
+ * answer is checked by {@link RangeResponses}: one that does not match what was asked (its body
+ * gathered by {@link RangeBody} into one array never larger than the range asked for; a 206 without
+ * or with another Content-Range, a body shorter or longer than announced) is asked again once
+ * within the same timeout, then is {@code UNAVAILABLE} — never wrong bytes, never a final answer. A
+ * HEAD's 404 (zero-length read) is confirmed by a one-byte GET, whose error code tells a missing
+ * key from a missing bucket. Bytes handed to {@link #putIfAbsent} are read, not copied, and must
+ * not change until its future completes.
  */
 final class S3ClaimStore implements ClaimStore {
 
@@ -60,8 +61,7 @@ final class S3ClaimStore implements ClaimStore {
   }
 
   /** {@code ticker} measures what is left of a read's timeout for its one re-ask. */
-  S3ClaimStore(
-      S3AsyncClient client, S3StoreSettings settings, Runnable afterClose, Ticker ticker) {
+  S3ClaimStore(S3AsyncClient client, S3StoreSettings settings, Runnable afterClose, Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.afterClose = Objects.requireNonNull(afterClose, "afterClose");
     this.multipartThreshold = settings.multipartThreshold();
@@ -183,8 +183,14 @@ final class S3ClaimStore implements ClaimStore {
       result.completeExceptionally(
           new StoreException(
               Kind.UNAVAILABLE,
-              Op.GET + " " + description + " key '" + key + "': a malformed answer ("
-                  + firstProblem + ") and no time left to ask again"));
+              Op.GET
+                  + " "
+                  + description
+                  + " key '"
+                  + key
+                  + "': a malformed answer ("
+                  + firstProblem
+                  + ") and no time left to ask again"));
       return;
     }
     long last = offset + length - 1;
@@ -202,7 +208,8 @@ final class S3ClaimStore implements ClaimStore {
                 if (isRangeNotSatisfiable(failure)) {
                   result.complete(new byte[0]); // offset at or past the end of the object
                 } else {
-                  result.completeExceptionally(S3Failures.outcome(failure, Op.GET, description, key));
+                  result.completeExceptionally(
+                      S3Failures.outcome(failure, Op.GET, description, key));
                 }
                 return;
               }
@@ -220,15 +227,30 @@ final class S3ClaimStore implements ClaimStore {
                         length);
               } catch (IllegalStateException bad) {
                 if (firstProblem == null) {
-                  rangedGet(result, objectKey, key, offset, length, existsOnly, budget, started,
+                  rangedGet(
+                      result,
+                      objectKey,
+                      key,
+                      offset,
+                      length,
+                      existsOnly,
+                      budget,
+                      started,
                       bad.getMessage());
                 } else {
                   result.completeExceptionally(
                       new StoreException(
                           Kind.UNAVAILABLE,
-                          Op.GET + " " + description + " key '" + key
-                              + "': answered a ranged read wrongly twice (" + firstProblem
-                              + "; then " + bad.getMessage() + ")",
+                          Op.GET
+                              + " "
+                              + description
+                              + " key '"
+                              + key
+                              + "': answered a ranged read wrongly twice ("
+                              + firstProblem
+                              + "; then "
+                              + bad.getMessage()
+                              + ")",
                           null,
                           bad));
                 }
@@ -262,11 +284,13 @@ final class S3ClaimStore implements ClaimStore {
             (response, failure) -> {
               if (failure == null) {
                 if (response.lastModified() == null || response.contentLength() == null) {
-                  result.completeExceptionally(new StoreException(Kind.UNAVAILABLE,
-                      description + ": HEAD " + key + " gave no last-modified time or size"));
+                  result.completeExceptionally(
+                      new StoreException(
+                          Kind.UNAVAILABLE,
+                          description + ": HEAD " + key + " gave no last-modified time or size"));
                 } else {
-                  result.complete(new StoredObject(key, response.contentLength(),
-                      response.lastModified()));
+                  result.complete(
+                      new StoredObject(key, response.contentLength(), response.lastModified()));
                 }
                 return;
               }
@@ -280,9 +304,18 @@ final class S3ClaimStore implements ClaimStore {
                 result.completeExceptionally(e);
                 return;
               }
-              getRange(key, 0, 1, t).whenComplete((bytes, again) -> result.completeExceptionally(
-                  again != null ? StoreException.of(again) : new StoreException(Kind.UNAVAILABLE,
-                      description + ": " + key + " appeared while it was looked up")));
+              getRange(key, 0, 1, t)
+                  .whenComplete(
+                      (bytes, again) ->
+                          result.completeExceptionally(
+                              again != null
+                                  ? StoreException.of(again)
+                                  : new StoreException(
+                                      Kind.UNAVAILABLE,
+                                      description
+                                          + ": "
+                                          + key
+                                          + " appeared while it was looked up")));
             });
     return result;
   }

@@ -113,13 +113,15 @@ final class S3Failures {
     return new StoreException(Kind.UNAVAILABLE, what, null, e);
   }
 
-  private static StoreException notFound(
-      SdkServiceException e, Op op, String code, String what) {
+  private static StoreException notFound(SdkServiceException e, Op op, String code, String what) {
     if (op == Op.HEAD) {
       return header(e, REQUEST_ID).isPresent()
           ? new StoreException(Kind.NOT_FOUND, what, null, e)
-          : new StoreException(Kind.UNAVAILABLE, what + " (a 404 without S3's " + REQUEST_ID
-              + " header: not the store's answer)", null, e);
+          : new StoreException(
+              Kind.UNAVAILABLE,
+              what + " (a 404 without S3's " + REQUEST_ID + " header: not the store's answer)",
+              null,
+              e);
     }
     if ("NoSuchKey".equals(code)) {
       return new StoreException(Kind.NOT_FOUND, what, null, e);
@@ -127,9 +129,14 @@ final class S3Failures {
     if ("NoSuchBucket".equals(code)) {
       return new StoreException(Kind.UNAVAILABLE, what + " (the bucket does not exist)", null, e);
     }
-    return new StoreException(Kind.UNAVAILABLE, what + (code == null
-        ? " (a 404 without an S3 error code: not the store's answer; a proxy or ingress in the way?)"
-        : " (not NoSuchKey)"), null, e);
+    return new StoreException(
+        Kind.UNAVAILABLE,
+        what
+            + (code == null
+                ? " (a 404 without an S3 error code: not the store's answer; a proxy or ingress in the way?)"
+                : " (not NoSuchKey)"),
+        null,
+        e);
   }
 
   /** Parses a Retry-After given in seconds; an HTTP-date or anything else is absent. */

@@ -17,14 +17,14 @@ import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * Lists (ListObjectsV2) and batch-deletes (DeleteObjects) the objects of one bucket and key
- * prefix for the collector; stateless apart from its immutable fields, thread-safe.
+ * Lists (ListObjectsV2) and batch-deletes (DeleteObjects) the objects of one bucket and key prefix
+ * for the collector; stateless apart from its immutable fields, thread-safe.
  *
- * <p>Keys in and out are relative to the store's prefix, like every other store operation. A
- * failed page or batch completes with a {@link StoreException} classified by {@link S3Failures}
- * (a listing that could not complete is never passed on as a shorter one); a batch answered with
- * per-key errors fails with the first of them ({@code AccessDenied} → {@code FORBIDDEN}, any other
- * → {@code UNAVAILABLE}), since the caller may simply delete the same keys again.
+ * <p>Keys in and out are relative to the store's prefix, like every other store operation. A failed
+ * page or batch completes with a {@link StoreException} classified by {@link S3Failures} (a listing
+ * that could not complete is never passed on as a shorter one); a batch answered with per-key
+ * errors fails with the first of them ({@code AccessDenied} → {@code FORBIDDEN}, any other → {@code
+ * UNAVAILABLE}), since the caller may simply delete the same keys again.
  */
 final class S3Listing {
 
@@ -47,36 +47,48 @@ final class S3Listing {
   CompletableFuture<ListPage> list(String keyPrefix, String continuation, Duration t) {
     CompletableFuture<ListPage> result = new CompletableFuture<>();
     client
-        .listObjectsV2(b -> {
-          b.bucket(bucket).prefix(prefix + keyPrefix).maxKeys(MAX_KEYS)
-              .overrideConfiguration(override(t));
-          if (continuation != null) {
-            b.continuationToken(continuation);
-          }
-        })
-        .whenComplete((response, failure) -> {
-          if (failure != null) {
-            result.completeExceptionally(listFailure(failure, keyPrefix));
-            return;
-          }
-          List<StoredObject> objects = new ArrayList<>(response.contents().size());
-          for (S3Object o : response.contents()) {
-            if (!o.key().startsWith(prefix) || o.key().length() == prefix.length()) {
-              continue; // not ours: S3 honours the prefix, so this is only defence
-            }
-            objects.add(new StoredObject(
-                o.key().substring(prefix.length()), o.size() == null ? 0 : o.size(),
-                o.lastModified()));
-          }
-          boolean more = Boolean.TRUE.equals(response.isTruncated());
-          if (more && response.nextContinuationToken() == null) {
-            result.completeExceptionally(new StoreException(Kind.UNAVAILABLE,
-                "LIST " + description + " prefix '" + keyPrefix
-                    + "': truncated page without a continuation token"));
-            return;
-          }
-          result.complete(new ListPage(objects, more ? response.nextContinuationToken() : null));
-        });
+        .listObjectsV2(
+            b -> {
+              b.bucket(bucket)
+                  .prefix(prefix + keyPrefix)
+                  .maxKeys(MAX_KEYS)
+                  .overrideConfiguration(override(t));
+              if (continuation != null) {
+                b.continuationToken(continuation);
+              }
+            })
+        .whenComplete(
+            (response, failure) -> {
+              if (failure != null) {
+                result.completeExceptionally(listFailure(failure, keyPrefix));
+                return;
+              }
+              List<StoredObject> objects = new ArrayList<>(response.contents().size());
+              for (S3Object o : response.contents()) {
+                if (!o.key().startsWith(prefix) || o.key().length() == prefix.length()) {
+                  continue; // not ours: S3 honours the prefix, so this is only defence
+                }
+                objects.add(
+                    new StoredObject(
+                        o.key().substring(prefix.length()),
+                        o.size() == null ? 0 : o.size(),
+                        o.lastModified()));
+              }
+              boolean more = Boolean.TRUE.equals(response.isTruncated());
+              if (more && response.nextContinuationToken() == null) {
+                result.completeExceptionally(
+                    new StoreException(
+                        Kind.UNAVAILABLE,
+                        "LIST "
+                            + description
+                            + " prefix '"
+                            + keyPrefix
+                            + "': truncated page without a continuation token"));
+                return;
+              }
+              result.complete(
+                  new ListPage(objects, more ? response.nextContinuationToken() : null));
+            });
     return result;
   }
 
@@ -94,29 +106,48 @@ final class S3Listing {
     }
     CompletableFuture<Void> result = new CompletableFuture<>();
     client
-        .deleteObjects(b -> b.bucket(bucket)
-            .delete(Delete.builder().objects(ids).quiet(true).build())
-            .overrideConfiguration(override(t)))
-        .whenComplete((response, failure) -> {
-          if (failure != null) {
-            StoreException e = S3Failures.classify(failure, Op.DELETE, description,
-                keys.size() + " keys from '" + keys.get(0) + "'");
-            result.completeExceptionally(e);
-            return;
-          }
-          for (S3Error error : response.errors()) {
-            if ("NoSuchKey".equals(error.code())) {
-              continue; // absent is deleted
-            }
-            Kind kind = "AccessDenied".equals(error.code()) ? Kind.FORBIDDEN : Kind.UNAVAILABLE;
-            result.completeExceptionally(new StoreException(kind,
-                "DELETE " + description + " key '" + error.key() + "': " + error.code() + ": "
-                    + error.message() + " (" + response.errors().size() + " of " + keys.size()
-                    + " keys failed)"));
-            return;
-          }
-          result.complete(null);
-        });
+        .deleteObjects(
+            b ->
+                b.bucket(bucket)
+                    .delete(Delete.builder().objects(ids).quiet(true).build())
+                    .overrideConfiguration(override(t)))
+        .whenComplete(
+            (response, failure) -> {
+              if (failure != null) {
+                StoreException e =
+                    S3Failures.classify(
+                        failure,
+                        Op.DELETE,
+                        description,
+                        keys.size() + " keys from '" + keys.get(0) + "'");
+                result.completeExceptionally(e);
+                return;
+              }
+              for (S3Error error : response.errors()) {
+                if ("NoSuchKey".equals(error.code())) {
+                  continue; // absent is deleted
+                }
+                Kind kind = "AccessDenied".equals(error.code()) ? Kind.FORBIDDEN : Kind.UNAVAILABLE;
+                result.completeExceptionally(
+                    new StoreException(
+                        kind,
+                        "DELETE "
+                            + description
+                            + " key '"
+                            + error.key()
+                            + "': "
+                            + error.code()
+                            + ": "
+                            + error.message()
+                            + " ("
+                            + response.errors().size()
+                            + " of "
+                            + keys.size()
+                            + " keys failed)"));
+                return;
+              }
+              result.complete(null);
+            });
     return result;
   }
 
@@ -125,10 +156,13 @@ final class S3Listing {
     // Every answer but a clean page means the listing is incomplete: a missing bucket or key is
     // not "no packs" (NOT_FOUND never comes from a listing), so only FORBIDDEN and THROTTLED keep
     // their kind.
-    Kind kind = e.kind() == Kind.FORBIDDEN || e.kind() == Kind.THROTTLED ? e.kind() : Kind.UNAVAILABLE;
-    return new StoreException(kind,
+    Kind kind =
+        e.kind() == Kind.FORBIDDEN || e.kind() == Kind.THROTTLED ? e.kind() : Kind.UNAVAILABLE;
+    return new StoreException(
+        kind,
         "LIST " + description + " prefix '" + keyPrefix + "' could not complete: " + e.getMessage(),
-        e.retryAfter().orElse(null), e);
+        e.retryAfter().orElse(null),
+        e);
   }
 
   private static AwsRequestOverrideConfiguration override(Duration t) {

@@ -39,38 +39,73 @@ public final class S3StoreProvider implements ClaimStoreProvider {
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9!_.*'()/-]*");
 
-  private static final ConfigDef SETTINGS = new ConfigDef()
-      .define(ENDPOINT, Type.STRING, null, new EndpointValidator(), MEDIUM,
-          "The S3 endpoint URL (e.g. http://127.0.0.1:9000 for MinIO); empty for AWS.")
-      .define(REGION, Type.STRING, "us-east-1", MEDIUM, "The S3 region.")
-      .define(PATH_STYLE, Type.BOOLEAN, false, LOW,
-          "Whether to address buckets by path rather than virtual host (most non-AWS stores).")
-      .define(ACCESS_KEY_ID, Type.PASSWORD, null, MEDIUM,
-          "The S3 access key id; with the secret, or neither for the AWS default credentials chain."
-              + " Half of a credential, so never shown (typed PASSWORD).")
-      .define(SECRET_ACCESS_KEY, Type.PASSWORD, null, MEDIUM, "The S3 secret access key.")
-      .define(CONNECT_TIMEOUT_MS, Type.LONG, S3StoreSettings.DEFAULT_CONNECT_TIMEOUT.toMillis(),
-          Range.between(1, 60_000), LOW,
-          "The longest a new connection to an S3 store may take to open; a request waits at most "
-              + "one second more for a connection, so a store that refuses or drops connections "
-              + "fails fast and a write moves on to the next store.")
-      .define(MAX_CONNECTIONS, Type.INT, S3StoreSettings.DEFAULT_MAX_CONNECTIONS,
-          Range.between(1, 10_000), LOW,
-          "The most connections one process opens to an S3 store at once (reads, writes and "
-              + "multipart parts together).")
-      .define(MULTIPART_THRESHOLD, Type.INT, S3StoreSettings.DEFAULT_MULTIPART_THRESHOLD,
-          Range.atLeast(S3StoreSettings.MIN_PART_SIZE + 1), LOW,
-          "Packs of at least this many bytes go up to an S3 store as a multipart upload (parts "
-              + "uploaded concurrently, completed only if no object is there); must exceed "
-              + "the multipart part size.")
-      .define(MULTIPART_PART_SIZE, Type.INT, S3StoreSettings.DEFAULT_PART_SIZE,
-          Range.atLeast(S3StoreSettings.MIN_PART_SIZE), LOW,
-          "The part size of a multipart upload; at least 5 MiB (S3's minimum).")
-      .define(HTTP_CLIENT, Type.STRING, "netty", new HttpClientValidator(), LOW,
-          "The HTTP client under the S3 store: netty (bundled) or crt, the AWS SDK's CRT-based"
-              + " client (native code; add software.amazon.awssdk:aws-crt-client, the same version"
-              + " as the SDK, to your dependencies). Both keep the same timeouts, limits and"
-              + " failure handling.");
+  private static final ConfigDef SETTINGS =
+      new ConfigDef()
+          .define(
+              ENDPOINT,
+              Type.STRING,
+              null,
+              new EndpointValidator(),
+              MEDIUM,
+              "The S3 endpoint URL (e.g. http://127.0.0.1:9000 for MinIO); empty for AWS.")
+          .define(REGION, Type.STRING, "us-east-1", MEDIUM, "The S3 region.")
+          .define(
+              PATH_STYLE,
+              Type.BOOLEAN,
+              false,
+              LOW,
+              "Whether to address buckets by path rather than virtual host (most non-AWS stores).")
+          .define(
+              ACCESS_KEY_ID,
+              Type.PASSWORD,
+              null,
+              MEDIUM,
+              "The S3 access key id; with the secret, or neither for the AWS default credentials chain."
+                  + " Half of a credential, so never shown (typed PASSWORD).")
+          .define(SECRET_ACCESS_KEY, Type.PASSWORD, null, MEDIUM, "The S3 secret access key.")
+          .define(
+              CONNECT_TIMEOUT_MS,
+              Type.LONG,
+              S3StoreSettings.DEFAULT_CONNECT_TIMEOUT.toMillis(),
+              Range.between(1, 60_000),
+              LOW,
+              "The longest a new connection to an S3 store may take to open; a request waits at most "
+                  + "one second more for a connection, so a store that refuses or drops connections "
+                  + "fails fast and a write moves on to the next store.")
+          .define(
+              MAX_CONNECTIONS,
+              Type.INT,
+              S3StoreSettings.DEFAULT_MAX_CONNECTIONS,
+              Range.between(1, 10_000),
+              LOW,
+              "The most connections one process opens to an S3 store at once (reads, writes and "
+                  + "multipart parts together).")
+          .define(
+              MULTIPART_THRESHOLD,
+              Type.INT,
+              S3StoreSettings.DEFAULT_MULTIPART_THRESHOLD,
+              Range.atLeast(S3StoreSettings.MIN_PART_SIZE + 1),
+              LOW,
+              "Packs of at least this many bytes go up to an S3 store as a multipart upload (parts "
+                  + "uploaded concurrently, completed only if no object is there); must exceed "
+                  + "the multipart part size.")
+          .define(
+              MULTIPART_PART_SIZE,
+              Type.INT,
+              S3StoreSettings.DEFAULT_PART_SIZE,
+              Range.atLeast(S3StoreSettings.MIN_PART_SIZE),
+              LOW,
+              "The part size of a multipart upload; at least 5 MiB (S3's minimum).")
+          .define(
+              HTTP_CLIENT,
+              Type.STRING,
+              "netty",
+              new HttpClientValidator(),
+              LOW,
+              "The HTTP client under the S3 store: netty (bundled) or crt, the AWS SDK's CRT-based"
+                  + " client (native code; add software.amazon.awssdk:aws-crt-client, the same version"
+                  + " as the SDK, to your dependencies). Both keep the same timeouts, limits and"
+                  + " failure handling.");
 
   @Override
   public Set<String> schemes() {
@@ -96,32 +131,39 @@ public final class S3StoreProvider implements ClaimStoreProvider {
   static S3StoreSettings settings(URI uri, StoreConfig config) {
     String bucket = uri.getHost();
     if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-      throw new IllegalArgumentException("an S3 store is s3://bucket[/prefix], without a query or"
-          + " a fragment");
+      throw new IllegalArgumentException(
+          "an S3 store is s3://bucket[/prefix], without a query or" + " a fragment");
     }
     if (bucket == null || !BUCKET.matcher(bucket).matches()) {
-      throw new IllegalArgumentException("an S3 store is s3://bucket[/prefix] with a valid bucket name");
+      throw new IllegalArgumentException(
+          "an S3 store is s3://bucket[/prefix] with a valid bucket name");
     }
     String prefix = uri.getPath() == null ? "" : uri.getPath().replaceAll("^/+", "");
     if (!PREFIX.matcher(prefix).matches() || prefix.contains("..") || prefix.contains("//")) {
       throw new IllegalArgumentException("the key prefix has characters S3 keys should not");
     }
-    S3StoreSettings.Builder b = S3StoreSettings.builder()
-        .bucket(bucket)
-        .prefix(prefix)
-        .pathStyleAccess(config.getBoolean(PATH_STYLE))
-        .operationTimeout(config.opDeadline())
-        .connectTimeout(Duration.ofMillis(config.getLong(CONNECT_TIMEOUT_MS)))
-        .maxConnections(config.getInt(MAX_CONNECTIONS))
-        .httpClient(config.getString(HTTP_CLIENT));
+    S3StoreSettings.Builder b =
+        S3StoreSettings.builder()
+            .bucket(bucket)
+            .prefix(prefix)
+            .pathStyleAccess(config.getBoolean(PATH_STYLE))
+            .operationTimeout(config.opDeadline())
+            .connectTimeout(Duration.ofMillis(config.getLong(CONNECT_TIMEOUT_MS)))
+            .maxConnections(config.getInt(MAX_CONNECTIONS))
+            .httpClient(config.getString(HTTP_CLIENT));
     int threshold = config.getInt(MULTIPART_THRESHOLD);
     int part = config.getInt(MULTIPART_PART_SIZE);
     try {
       b.multipart(threshold, part);
     } catch (IllegalArgumentException e) {
       // The part size met its ConfigDef range, so the threshold is what breaks the rule.
-      throw new ConfigException(config.keyOf(MULTIPART_THRESHOLD), threshold,
-          "must exceed the multipart part size (" + part + ", " + config.keyOf(MULTIPART_PART_SIZE)
+      throw new ConfigException(
+          config.keyOf(MULTIPART_THRESHOLD),
+          threshold,
+          "must exceed the multipart part size ("
+              + part
+              + ", "
+              + config.keyOf(MULTIPART_PART_SIZE)
               + ")");
     }
     String endpoint = blankToNull(config.getString(ENDPOINT));
@@ -135,9 +177,14 @@ public final class S3StoreProvider implements ClaimStoreProvider {
     String id = secret(config.getPassword(ACCESS_KEY_ID));
     String key = secret(config.getPassword(SECRET_ACCESS_KEY));
     if ((id == null) != (key == null)) {
-      throw new ConfigException(config.keyOf(id != null ? ACCESS_KEY_ID : SECRET_ACCESS_KEY),
-          "[hidden]", "give both " + config.keyOf(ACCESS_KEY_ID) + " and "
-              + config.keyOf(SECRET_ACCESS_KEY) + ", or neither (the AWS default credentials chain)");
+      throw new ConfigException(
+          config.keyOf(id != null ? ACCESS_KEY_ID : SECRET_ACCESS_KEY),
+          "[hidden]",
+          "give both "
+              + config.keyOf(ACCESS_KEY_ID)
+              + " and "
+              + config.keyOf(SECRET_ACCESS_KEY)
+              + ", or neither (the AWS default credentials chain)");
     }
     if (id != null) {
       b.credentials(id, key);
@@ -159,8 +206,10 @@ public final class S3StoreProvider implements ClaimStoreProvider {
    * key and the artifact.
    */
   static final class HttpClientValidator implements ConfigDef.Validator {
-    private static final List<String> CRT_CLASSES = List.of(
-        "software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient", "software.amazon.awssdk.crt.CRT");
+    private static final List<String> CRT_CLASSES =
+        List.of(
+            "software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient",
+            "software.amazon.awssdk.crt.CRT");
 
     @Override
     public void ensureValid(String name, Object value) {
@@ -175,9 +224,14 @@ public final class S3StoreProvider implements ClaimStoreProvider {
         try {
           Class.forName(c, false, S3StoreProvider.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
-          throw new ConfigException(name, value, "the CRT HTTP client is not on the class path"
-              + " (" + c + " is missing): add software.amazon.awssdk:aws-crt-client, the"
-              + " version of the AWS SDK in use, to the application's dependencies");
+          throw new ConfigException(
+              name,
+              value,
+              "the CRT HTTP client is not on the class path"
+                  + " ("
+                  + c
+                  + " is missing): add software.amazon.awssdk:aws-crt-client, the"
+                  + " version of the AWS SDK in use, to the application's dependencies");
         }
       }
     }
@@ -189,8 +243,8 @@ public final class S3StoreProvider implements ClaimStoreProvider {
   }
 
   /**
-   * Accepts no endpoint, or an http or https URL with a host and without user info; never shows
-   * the value it refuses (it may carry a credential).
+   * Accepts no endpoint, or an http or https URL with a host and without user info; never shows the
+   * value it refuses (it may carry a credential).
    */
   static final class EndpointValidator implements ConfigDef.Validator {
     @Override
@@ -208,14 +262,17 @@ public final class S3StoreProvider implements ClaimStoreProvider {
       }
       if (u.getRawUserInfo() != null
           || (u.getRawAuthority() != null && u.getRawAuthority().contains("@"))) {
-        throw new ConfigException(name, "[hidden]", "not an endpoint URL: it carries user info "
-            + "(credentials go in claimcheck.s3.access.key.id and claimcheck.s3.secret.access.key)");
+        throw new ConfigException(
+            name,
+            "[hidden]",
+            "not an endpoint URL: it carries user info "
+                + "(credentials go in claimcheck.s3.access.key.id and claimcheck.s3.secret.access.key)");
       }
       try {
         S3StoreSettings.builder().endpoint(u);
       } catch (IllegalArgumentException e) {
-        throw new ConfigException(name, "[hidden]",
-            "not an endpoint URL: must be http:// or https:// with a host");
+        throw new ConfigException(
+            name, "[hidden]", "not an endpoint URL: must be http:// or https:// with a host");
       }
     }
 

@@ -138,8 +138,8 @@ final class S3StoreSettings {
   }
 
   /**
-   * Returns the longest a request waits for a connection, pooled or new: the connect timeout plus
-   * a second. This bound matters beyond a busy pool: the SDK's Netty pool now and then loses the
+   * Returns the longest a request waits for a connection, pooled or new: the connect timeout plus a
+   * second. This bound matters beyond a busy pool: the SDK's Netty pool now and then loses the
    * failure of a refused connection (seen against a stopped endpoint on a loaded machine, a few
    * requests in a hundred), and without it such a request would wait out its whole operation
    * timeout, so a down store would cost a write its deadline instead of a prompt failover.
@@ -214,7 +214,8 @@ final class S3StoreSettings {
 
     /**
      * Sets the pack size from which a put is a multipart upload (parts of {@code partSize}, at
-     * least {@link #MIN_PART_SIZE}, uploaded concurrently, completed with {@code If-None-Match: *}).
+     * least {@link #MIN_PART_SIZE}, uploaded concurrently, completed with {@code If-None-Match:
+     * *}).
      */
     public Builder multipart(int threshold, int partSize) {
       if (partSize < MIN_PART_SIZE) {

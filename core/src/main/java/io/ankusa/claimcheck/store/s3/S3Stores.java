@@ -21,8 +21,9 @@ final class S3Stores {
   /**
    * Returns a store on {@code settings}' bucket and prefix: an AWS SDK v2 async client (Netty or
    * CRT HTTP client, {@link S3StoreSettings#httpClient()}) that makes one attempt per call (a
-   * second only for a request that met a connection the server had closed: {@link StaleConnectionRetry}), bounded by the operation timeout, and
-   * classifies every outcome by HTTP status. Getting a connection is bounded apart, by {@link
+   * second only for a request that met a connection the server had closed: {@link
+   * StaleConnectionRetry}), bounded by the operation timeout, and classifies every outcome by HTTP
+   * status. Getting a connection is bounded apart, by {@link
    * S3StoreSettings#connectionAcquisitionTimeout()}, so a store that refuses connections fails fast
    * and the writer moves on to the next store. Close it to release its connections and threads.
    *

@@ -10,11 +10,11 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
  *
  * <p>Every other failure gets exactly one attempt, so the writer's failover and the reader's limit
  * see what the store did. This one says nothing about the store: S3Proxy (Jetty) closes a
- * keep-alive connection after answering a losing conditional PUT with 412 before reading its
- * body, and a request the client had already put on that connection fails with "the connection
- * was closed during the request" (3 of 300 racing writers on one client; a GET sharing the client
- * can meet it too). Sending it again at once is safe: GET and HEAD are idempotent, and a
- * put-if-absent that did land before its answer was lost comes back 412, already exists.
+ * keep-alive connection after answering a losing conditional PUT with 412 before reading its body,
+ * and a request the client had already put on that connection fails with "the connection was closed
+ * during the request" (3 of 300 racing writers on one client; a GET sharing the client can meet it
+ * too). Sending it again at once is safe: GET and HEAD are idempotent, and a put-if-absent that did
+ * land before its answer was lost comes back 412, already exists.
  *
  * <p>Each HTTP client words it its own way: Netty's {@link #CLOSED_DURING_REQUEST}, the CRT
  * client's error {@code AWS_ERROR_HTTP_CONNECTION_CLOSED} ({@link #CRT_CONNECTION_CLOSED}, the

@@ -1,16 +1,16 @@
 package io.ankusa.claimcheck.internal.collect;
 
-import io.ankusa.claimcheck.collect.StoredPack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.claimcheck.ref.PackId;
+import io.ankusa.claimcheck.collect.StoredPack;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
+import io.ankusa.claimcheck.ref.PackId;
+import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
-import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,8 +45,12 @@ class PackListingTest {
     for (long i = 1; i <= 2500; i++) {
       long id = i * 0x9E3779B97F4A7C15L;
       written.add(new PackId(id));
-      store.putIfAbsent((i % 2 == 0 ? KeyLayout.FLAT : KeyLayout.SHARDED).key("a", id),
-          new byte[] {1, 2, 3}, T).join();
+      store
+          .putIfAbsent(
+              (i % 2 == 0 ? KeyLayout.FLAT : KeyLayout.SHARDED).key("a", id),
+              new byte[] {1, 2, 3},
+              T)
+          .join();
     }
     store.putIfAbsent(KeyLayout.FLAT.key("ab", 7), new byte[1], T).join();
     store.putIfAbsent("a/not-a-pack", new byte[1], T).join();
@@ -57,11 +61,15 @@ class PackListingTest {
 
     assertThat(r.packs()).hasSize(2500);
     assertThat(r.otherObjects()).isEqualTo(1);
-    assertThat(r.packs()).extracting(StoredPack::packId).containsExactlyInAnyOrderElementsOf(written);
-    assertThat(r.packs()).allSatisfy(p -> {
-      assertThat(p.store()).isEqualTo(3);
-      assertThat(p.size()).isEqualTo(3);
-    });
+    assertThat(r.packs())
+        .extracting(StoredPack::packId)
+        .containsExactlyInAnyOrderElementsOf(written);
+    assertThat(r.packs())
+        .allSatisfy(
+            p -> {
+              assertThat(p.store()).isEqualTo(3);
+              assertThat(p.size()).isEqualTo(3);
+            });
     assertThat(r.packs()).filteredOn(p -> p.lastModified().equals(old)).hasSize(1);
     assertThat(store.count(MemoryStore.Op.LIST)).isEqualTo(3);
     assertThat(PackListing.list(store, 0, null, T).packs()).hasSize(2501);
@@ -70,12 +78,23 @@ class PackListingTest {
   @Test
   void aDirectoryStoreListsItsPacksAtBothLayoutsSkippingTemporaryFiles(@TempDir Path dir)
       throws Exception {
-    try (ClaimStore store = (new ClaimCheckConfig(
-        java.util.Map.of(ClaimCheckConfig.STORES, dir.toUri().toString(),
-            ClaimCheckConfig.FILE_CREATE, "true")).stores().get(0)).open()) {
+    try (ClaimStore store =
+        (new ClaimCheckConfig(
+                    java.util.Map.of(
+                        ClaimCheckConfig.STORES,
+                        dir.toUri().toString(),
+                        ClaimCheckConfig.FILE_CREATE,
+                        "true"))
+                .stores()
+                .get(0))
+            .open()) {
       for (long i = 1; i <= 1200; i++) {
-        store.putIfAbsent((i % 2 == 0 ? KeyLayout.FLAT : KeyLayout.SHARDED).key("a", i << 40),
-            new byte[] {9, 9}, T).join();
+        store
+            .putIfAbsent(
+                (i % 2 == 0 ? KeyLayout.FLAT : KeyLayout.SHARDED).key("a", i << 40),
+                new byte[] {9, 9},
+                T)
+            .join();
       }
       Files.write(dir.resolve("a").resolve(".put-1.tmp"), new byte[5]);
       PackListing.Result r = PackListing.list(store, 0, "a", T);
@@ -94,7 +113,8 @@ class PackListingTest {
     store.failTimes(MemoryStore.Op.LIST, StoreException.Kind.UNAVAILABLE, 1);
     assertThatThrownBy(() -> PackListing.list(store, 0, "a", T))
         .isInstanceOf(StoreException.class)
-        .extracting(e -> ((StoreException) e).kind()).isEqualTo(StoreException.Kind.UNAVAILABLE);
+        .extracting(e -> ((StoreException) e).kind())
+        .isEqualTo(StoreException.Kind.UNAVAILABLE);
   }
 
   /**
@@ -114,11 +134,13 @@ class PackListingTest {
 
     PackListing.Result r = PackListing.list(store, 0, "t", T);
 
-    assertThat(r.packs()).extracting(StoredPack::packId)
+    assertThat(r.packs())
+        .extracting(StoredPack::packId)
         .containsExactlyInAnyOrder(new PackId(ours), new PackId(5));
     assertThat(r.foreignDirectories()).containsExactly("t/ab/");
     assertThat(r.otherObjects()).isEqualTo(2);
-    assertThat(PackListing.list(store, 0, null, T).packs()).extracting(StoredPack::key)
+    assertThat(PackListing.list(store, 0, null, T).packs())
+        .extracting(StoredPack::key)
         .doesNotContain("t/ab/ab00000000000001");
   }
 }

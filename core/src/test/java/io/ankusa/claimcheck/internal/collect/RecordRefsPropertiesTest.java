@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.internal.collect;
 
-import io.ankusa.claimcheck.collect.RefVisitor;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Fixtures;
 import io.ankusa.claimcheck.ref.MalformedRefException;
@@ -27,30 +27,34 @@ class RecordRefsPropertiesTest {
 
   @Property
   void everyRefEmbeddedAtAnyOffsetOfRandomBytesIsFound(
-      @ForAll("refs") List<ClaimRef> refs, @ForAll long seed,
+      @ForAll("refs") List<ClaimRef> refs,
+      @ForAll long seed,
       @ForAll @IntRange(min = 0, max = 2) int where) {
     Random random = new Random(seed);
     byte[] data = embed(refs, random);
-    ConsumerRecord<byte[], byte[]> r = switch (where) {
-      case 0 -> new ConsumerRecord<>("t", 0, 0, data, noise(random, 40));
-      case 1 -> new ConsumerRecord<>("t", 0, 0, noise(random, 40), data);
-      default -> {
-        ConsumerRecord<byte[], byte[]> h = new ConsumerRecord<>("t", 0, 0, null, null);
-        h.headers().add("forwarded", data);
-        yield h;
-      }
-    };
+    ConsumerRecord<byte[], byte[]> r =
+        switch (where) {
+          case 0 -> new ConsumerRecord<>("t", 0, 0, data, noise(random, 40));
+          case 1 -> new ConsumerRecord<>("t", 0, 0, noise(random, 40), data);
+          default -> {
+            ConsumerRecord<byte[], byte[]> h = new ConsumerRecord<>("t", 0, 0, null, null);
+            h.headers().add("forwarded", data);
+            yield h;
+          }
+        };
     Found found = visit(r);
     assertThat(found.refs).containsAll(refs);
     assertThat(found.malformed).isEmpty();
-    String field = where == 0 ? RefVisitor.KEY : where == 1 ? RefVisitor.VALUE
-        : RefVisitor.header("forwarded");
+    String field =
+        where == 0
+            ? RefVisitor.KEY
+            : where == 1 ? RefVisitor.VALUE : RefVisitor.header("forwarded");
     assertThat(found.fields).containsOnly(field);
   }
 
   @Property
-  void randomBytesWithoutRefsYieldNone(@ForAll @Size(max = 2000) byte[] key,
-      @ForAll @Size(max = 2000) byte[] value) {
+  void randomBytesWithoutRefsYieldNone(
+      @ForAll @Size(max = 2000) byte[] key, @ForAll @Size(max = 2000) byte[] value) {
     ConsumerRecord<byte[], byte[]> r = new ConsumerRecord<>("t", 0, 0, key, value);
     r.headers().add("h", value);
     Found found = visit(r);
@@ -60,17 +64,19 @@ class RecordRefsPropertiesTest {
 
   /** Magic bytes, even a whole head, followed by garbage: not a ref (the CRC decides). */
   @Property
-  void nearMissesAroundTheMagicYieldNone(@ForAll long seed,
-      @ForAll @IntRange(min = 1, max = 20) int misses) {
+  void nearMissesAroundTheMagicYieldNone(
+      @ForAll long seed, @ForAll @IntRange(min = 1, max = 20) int misses) {
     Random random = new Random(seed);
     List<byte[]> parts = new ArrayList<>();
     for (int i = 0; i < misses; i++) {
       parts.add(noise(random, random.nextInt(20)));
       byte[] frame = RefCodec.encode(Fixtures.ref(random));
-      frame[RefCodec.MAGIC.length + 2 + random.nextInt(frame.length - RefCodec.MAGIC.length - 2)]
-          ^= (byte) (1 + random.nextInt(255));
-      parts.add(random.nextBoolean() ? frame : java.util.Arrays.copyOf(frame, 4 + random.nextInt(
-          frame.length - 4)));
+      frame[RefCodec.MAGIC.length + 2 + random.nextInt(frame.length - RefCodec.MAGIC.length - 2)] ^=
+          (byte) (1 + random.nextInt(255));
+      parts.add(
+          random.nextBoolean()
+              ? frame
+              : java.util.Arrays.copyOf(frame, 4 + random.nextInt(frame.length - 4)));
     }
     Found found = visit(new ConsumerRecord<>("t", 0, 0, null, concat(parts)));
     assertThat(found.refs).isEmpty();
@@ -79,7 +85,10 @@ class RecordRefsPropertiesTest {
 
   @Provide
   Arbitrary<List<ClaimRef>> refs() {
-    return Arbitraries.longs().map(seed -> Fixtures.ref(new Random(seed))).list().ofMinSize(1)
+    return Arbitraries.longs()
+        .map(seed -> Fixtures.ref(new Random(seed)))
+        .list()
+        .ofMinSize(1)
         .ofMaxSize(5);
   }
 

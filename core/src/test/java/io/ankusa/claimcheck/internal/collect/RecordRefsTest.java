@@ -1,10 +1,10 @@
 package io.ankusa.claimcheck.internal.collect;
 
-import io.ankusa.claimcheck.collect.RefVisitor;
 import static io.ankusa.claimcheck.internal.collect.RecordRefsPropertiesTest.visit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.RefFields;
+import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Fixtures;
@@ -34,8 +34,12 @@ class RecordRefsTest {
   void refsInsideAnotherFormatAreFoundWithAndWithoutMarker() {
     byte[] inner = RefCodec.encode(REF);
     byte[] windowed = Arrays.copyOf(inner, inner.length + 12); // a windowed key: + ts + seq
-    byte[] change = concat(new byte[] {0, 0, 0, (byte) inner.length}, inner,
-        RefCodec.encode(OTHER), new byte[] {1});
+    byte[] change =
+        concat(
+            new byte[] {0, 0, 0, (byte) inner.length},
+            inner,
+            RefCodec.encode(OTHER),
+            new byte[] {1});
     for (boolean marked : new boolean[] {false, true}) {
       Found found = visitBoth(windowed, change, marked);
       assertThat(found.refs).containsExactly(REF, REF, OTHER);
@@ -45,8 +49,8 @@ class RecordRefsTest {
 
   @Test
   void aRefInAHeaderValueIsFound() {
-    ConsumerRecord<byte[], byte[]> r = new ConsumerRecord<>("t", 0, 0, null, "inline".getBytes(
-        StandardCharsets.UTF_8));
+    ConsumerRecord<byte[], byte[]> r =
+        new ConsumerRecord<>("t", 0, 0, null, "inline".getBytes(StandardCharsets.UTF_8));
     r.headers().add("forwarded-ref", RefCodec.encode(REF));
     Found found = new Found(r);
     assertThat(found.refs).containsExactly(REF);
@@ -75,7 +79,8 @@ class RecordRefsTest {
     byte[] future = frame(9, new byte[] {1, 2, 3});
     Found found = visitBoth(null, concat(new byte[] {7, 7}, future, new byte[] {8}), false);
     assertThat(found.refs).isEmpty();
-    assertThat(found.malformed).singleElement()
+    assertThat(found.malformed)
+        .singleElement()
         .satisfies(e -> assertThat(e.needsNewerReader()).isTrue());
   }
 

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A key pack reused while a sweep runs is never lost: the sweep (listing, lock, confirm, delete,
- * unlock) over a memory store whose every step can run the writer's reuse (rewrite, then settle)
- * at that exact point, on a driven ticker and a hand-run scheduler; and the lock's own rules.
+ * unlock) over a memory store whose every step can run the writer's reuse (rewrite, then settle) at
+ * that exact point, on a driven ticker and a hand-run scheduler; and the lock's own rules.
  */
 class SweepLockTest {
 
@@ -46,23 +46,35 @@ class SweepLockTest {
   private final FakeTicker ticker = new FakeTicker();
   private final MemoryStore inner = MemoryStores.create("sweep-lock", ticker.hangClock());
   private final Queue<Runnable> timers = new ArrayDeque<>();
-  private final ClaimStores writer = ClaimStores.builder().ticker(ticker)
-      .clock(Clock.fixed(NOW, ZoneOffset.UTC))
-      .scheduler((task, delay) -> {
-        timers.add(() -> {
-          ticker.advance(Duration.ofNanos(delay));
-          task.run();
-        });
-        return () -> {};
-      })
-      .add(inner, T).build();
+  private final ClaimStores writer =
+      ClaimStores.builder()
+          .ticker(ticker)
+          .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+          .scheduler(
+              (task, delay) -> {
+                timers.add(
+                    () -> {
+                      ticker.advance(Duration.ofNanos(delay));
+                      task.run();
+                    });
+                return () -> {};
+              })
+          .add(inner, T)
+          .build();
   private final byte[] keyPack = "the key pack".getBytes(StandardCharsets.UTF_8);
   private final long reused = PackId.fromContent(Tenant.of(TENANT), keyPack).value();
   private final String reusedKey = KeyLayout.FLAT.key(TENANT, reused);
   private final String garbageKey = KeyLayout.FLAT.key(TENANT, 0x1234_5678_9abc_def0L);
 
   /** Where in the sweep the writer's reuse lands. */
-  enum At { BEFORE_LISTING, BEFORE_LOCK, AFTER_LOCK, BEFORE_DELETE, AFTER_DELETE, AFTER_UNLOCK }
+  enum At {
+    BEFORE_LISTING,
+    BEFORE_LOCK,
+    AFTER_LOCK,
+    BEFORE_DELETE,
+    AFTER_DELETE,
+    AFTER_UNLOCK
+  }
 
   @Test
   void aReuseBeforeTheListingKeepsThePack() {
@@ -121,11 +133,14 @@ class SweepLockTest {
     Sweeper sweeper = sweep(store);
 
     assertThat(sweeper.deleted()).isEmpty();
-    assertThat(sweeper.failures()).singleElement().asString()
+    assertThat(sweeper.failures())
+        .singleElement()
+        .asString()
         .contains("taken over by another collection first");
     assertThat(inner.keys()).contains(garbageKey, reusedKey, SweepLock.key(TENANT));
     assertThat(inner.getRange(SweepLock.key(TENANT), 0, theirs.length, T).join())
-        .as("the winner's lock is left alone").isEqualTo(theirs);
+        .as("the winner's lock is left alone")
+        .isEqualTo(theirs);
   }
 
   @Test
@@ -138,7 +153,9 @@ class SweepLockTest {
     Sweeper sweeper = sweep(inner);
 
     assertThat(sweeper.deleted()).isEmpty();
-    assertThat(sweeper.failures()).singleElement().asString()
+    assertThat(sweeper.failures())
+        .singleElement()
+        .asString()
         .contains("another collection of tenant acme is sweeping");
     assertThat(inner.keys()).contains(garbageKey, reusedKey, SweepLock.key(TENANT));
   }
@@ -199,10 +216,17 @@ class SweepLockTest {
     assertThat(reuse[0]).as("the reuse ran at " + at).isNotNull();
     reuse[0].join();
     assertThat(sweeper.failures()).isEmpty();
-    assertThat(inner.keys()).as("the garbage is collected, the reused pack is kept")
-        .contains(reusedKey).doesNotContain(garbageKey, SweepLock.key(TENANT));
-    assertThat(writer.read(TENANT, reused, 0, keyPack.length, ticker.read() + T.toNanos()).join()
-        .bytes()).as("the reused ref redeems").isEqualTo(keyPack);
+    assertThat(inner.keys())
+        .as("the garbage is collected, the reused pack is kept")
+        .contains(reusedKey)
+        .doesNotContain(garbageKey, SweepLock.key(TENANT));
+    assertThat(
+            writer
+                .read(TENANT, reused, 0, keyPack.length, ticker.read() + T.toNanos())
+                .join()
+                .bytes())
+        .as("the reused ref redeems")
+        .isEqualTo(keyPack);
   }
 
   /** The reused pack and a garbage pack, both written long before the run. */
@@ -215,18 +239,38 @@ class SweepLockTest {
 
   /** The writer's reuse: the rewrite, then the settle in the store that took it. */
   private CompletableFuture<Void> reuse(long deadline) {
-    return writer.rewrite(TENANT, reused, keyPack, deadline)
+    return writer
+        .rewrite(TENANT, reused, keyPack, deadline)
         .thenCompose(s -> writer.settle(s, TENANT, reused, keyPack, deadline));
   }
 
   /** Lists the tenant's packs in {@code store}, picks the deletable ones and sweeps them. */
   private Sweeper sweep(ClaimStore store) {
-    GcOptions o = new GcOptions(TENANT, Pattern.compile(".*"), Duration.ZERO, true, true, 1, 1000,
-        Long.MAX_VALUE, Duration.ofSeconds(30), T);
-    List<StoredPack> deletable = PackListing.list(store, 0, TENANT, T).packs().stream()
-        .filter(p -> p.lastModified().plusSeconds(1).isBefore(T0)).toList();
-    Sweeper sweeper = new Sweeper(List.of(store), o, new Progress() {}, T0, Duration.ofSeconds(1),
-        Clock.fixed(NOW, ZoneOffset.UTC), ticker);
+    GcOptions o =
+        new GcOptions(
+            TENANT,
+            Pattern.compile(".*"),
+            Duration.ZERO,
+            true,
+            true,
+            1,
+            1000,
+            Long.MAX_VALUE,
+            Duration.ofSeconds(30),
+            T);
+    List<StoredPack> deletable =
+        PackListing.list(store, 0, TENANT, T).packs().stream()
+            .filter(p -> p.lastModified().plusSeconds(1).isBefore(T0))
+            .toList();
+    Sweeper sweeper =
+        new Sweeper(
+            List.of(store),
+            o,
+            new Progress() {},
+            T0,
+            Duration.ofSeconds(1),
+            Clock.fixed(NOW, ZoneOffset.UTC),
+            ticker);
     sweeper.sweep(deletable);
     return sweeper;
   }
@@ -324,8 +368,10 @@ class SweepLockTest {
 
     @Override
     public CompletableFuture<StoredObject> stat(String key, Duration timeout) {
-      return CompletableFuture.failedFuture(new StoreException(StoreException.Kind.UNAVAILABLE,
-          describe() + " cannot stat an object (ClaimStore.stat is not implemented)"));
+      return CompletableFuture.failedFuture(
+          new StoreException(
+              StoreException.Kind.UNAVAILABLE,
+              describe() + " cannot stat an object (ClaimStore.stat is not implemented)"));
     }
   }
 }

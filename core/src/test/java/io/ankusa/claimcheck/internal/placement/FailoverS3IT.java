@@ -2,11 +2,10 @@ package io.ankusa.claimcheck.internal.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
-import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.nio.charset.StandardCharsets;
@@ -75,9 +74,14 @@ class FailoverS3IT {
   }
 
   private ClaimStores open(Placement placement) {
-    ClaimStores s = ClaimStores.builder().placement(placement).layout(KeyLayout.FLAT)
-        .cooldown(Duration.ofSeconds(60))
-        .add(store(proxyA, bucketA), OP).add(store(proxyB, bucketB), OP).build();
+    ClaimStores s =
+        ClaimStores.builder()
+            .placement(placement)
+            .layout(KeyLayout.FLAT)
+            .cooldown(Duration.ofSeconds(60))
+            .add(store(proxyA, bucketA), OP)
+            .add(store(proxyB, bucketB), OP)
+            .build();
     opened.add(s);
     proxyA.resetCounts();
     proxyB.resetCounts();
@@ -85,18 +89,24 @@ class FailoverS3IT {
   }
 
   private static ClaimStore store(FaultProxy proxy, String bucket) {
-    return new ClaimCheckConfig(java.util.Map.of(
-        ClaimCheckConfig.STORES, "s3://" + bucket,
-        ClaimCheckConfig.S3_ENDPOINT, proxy.endpoint().toString(),
-        ClaimCheckConfig.S3_REGION, s3.region(),
-        ClaimCheckConfig.S3_PATH_STYLE, "true",
-        ClaimCheckConfig.S3_ACCESS_KEY_ID, s3.accessKey(),
-        ClaimCheckConfig.S3_SECRET_ACCESS_KEY, s3.secretKey(),
-        ClaimCheckConfig.OP_DEADLINE_MS, String.valueOf(OP.toMillis()),
-        // A refused connection the SDK's pool loses costs connect + 1 s (the acquisition bound):
-        // keep that well inside OP, so a down home store always leaves time to fail over, as
-        // README's "op.deadline.ms leaves room for failover" advice says.
-        ClaimCheckConfig.S3_CONNECT_TIMEOUT_MS, "500")).stores().get(0).open();
+    return new ClaimCheckConfig(
+            java.util.Map.of(
+                ClaimCheckConfig.STORES, "s3://" + bucket,
+                ClaimCheckConfig.S3_ENDPOINT, proxy.endpoint().toString(),
+                ClaimCheckConfig.S3_REGION, s3.region(),
+                ClaimCheckConfig.S3_PATH_STYLE, "true",
+                ClaimCheckConfig.S3_ACCESS_KEY_ID, s3.accessKey(),
+                ClaimCheckConfig.S3_SECRET_ACCESS_KEY, s3.secretKey(),
+                ClaimCheckConfig.OP_DEADLINE_MS, String.valueOf(OP.toMillis()),
+                // A refused connection the SDK's pool loses costs connect + 1 s (the acquisition
+                // bound):
+                // keep that well inside OP, so a down home store always leaves time to fail over,
+                // as
+                // README's "op.deadline.ms leaves room for failover" advice says.
+                ClaimCheckConfig.S3_CONNECT_TIMEOUT_MS, "500"))
+        .stores()
+        .get(0)
+        .open();
   }
 
   private static long id() {
@@ -192,7 +202,11 @@ class FailoverS3IT {
     proxyB.reset();
     StoreException e = failure(stores.write(TENANT, id(), bytes("x"), stores.writeDeadline()));
     assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
-    assertThat(e.getMessage()).contains("store 0").contains("store 1").contains(bucketA).contains(bucketB);
+    assertThat(e.getMessage())
+        .contains("store 0")
+        .contains("store 1")
+        .contains(bucketA)
+        .contains(bucketB);
   }
 
   @Test
@@ -206,16 +220,18 @@ class FailoverS3IT {
       for (int w = 0; w < writers; w++) {
         byte[] mine = bytes("writer-" + w);
         ClaimStores s = open(Placement.ORDERED);
-        results.add(pool.submit(() -> {
-          go.await();
-          try {
-            s.write(TENANT, id, mine, s.writeDeadline()).join();
-            return 1;
-          } catch (CompletionException e) {
-            assertThat(StoreException.of(e).kind()).isEqualTo(Kind.ALREADY_EXISTS);
-            return 0;
-          }
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  try {
+                    s.write(TENANT, id, mine, s.writeDeadline()).join();
+                    return 1;
+                  } catch (CompletionException e) {
+                    assertThat(StoreException.of(e).kind()).isEqualTo(Kind.ALREADY_EXISTS);
+                    return 0;
+                  }
+                }));
       }
       go.countDown();
       int winners = 0;

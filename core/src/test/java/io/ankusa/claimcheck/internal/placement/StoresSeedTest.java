@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.FakeTicker;
 import io.ankusa.claimcheck.internal.breaker.BreakerListener.Transition;
-import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
@@ -23,8 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every sentence of the Stores seed ({@code shared/seeds/002}), proved with in-memory stores and a
- * driven clock. The same behaviours are proved again against S3Proxy behind a fault proxy in
- * {@code FailoverS3IT}.
+ * driven clock. The same behaviours are proved again against S3Proxy behind a fault proxy in {@code
+ * FailoverS3IT}.
  *
  * <table>
  * <caption>Seed sentence → test</caption>
@@ -85,10 +84,15 @@ class StoresSeedTest {
     while (mem.size() < n) {
       mem.add(MemoryStores.create("s" + mem.size(), ticker.hangClock()));
     }
-    ClaimStores.Builder b = ClaimStores.builder().placement(placement).layout(layout)
-        .cooldown(COOLDOWN).ticker(ticker).scheduler(WriteRetryTest.spending(ticker))
-        .retry(WriteRetryTest.HALF_JITTER)
-        .breakerListener((store, t) -> events.add(store + ":" + t));
+    ClaimStores.Builder b =
+        ClaimStores.builder()
+            .placement(placement)
+            .layout(layout)
+            .cooldown(COOLDOWN)
+            .ticker(ticker)
+            .scheduler(WriteRetryTest.spending(ticker))
+            .retry(WriteRetryTest.HALF_JITTER)
+            .breakerListener((store, t) -> events.add(store + ":" + t));
     for (int i = 0; i < n; i++) {
       b.add(mem.get(i), OP);
     }
@@ -257,8 +261,10 @@ class StoresSeedTest {
       m.failTimes(PUT, Kind.UNAVAILABLE, 1);
     }
     // A deadline too short for a second round (its first wait is 25 ms), so every breaker opens.
-    assertThat(failure(s.write(TENANT, 1, PACK, ticker.read() + Duration.ofMillis(20).toNanos()))
-        .kind()).isEqualTo(Kind.UNAVAILABLE);
+    assertThat(
+            failure(s.write(TENANT, 1, PACK, ticker.read() + Duration.ofMillis(20).toNanos()))
+                .kind())
+        .isEqualTo(Kind.UNAVAILABLE);
     for (int i = 0; i < 3; i++) {
       assertThat(s.breaker(i).isOpen()).isTrue();
     }
@@ -420,8 +426,7 @@ class StoresSeedTest {
     ClaimStores s = stores(2, Placement.ORDERED, KeyLayout.FLAT);
     mem.get(1).failAlways(GET, Kind.FORBIDDEN);
     mem.get(0).failTimes(GET, Kind.UNAVAILABLE, 0);
-    assertThat(failure(s.read(TENANT, 11, 0, 1, readDeadline())).kind())
-        .isEqualTo(Kind.FORBIDDEN);
+    assertThat(failure(s.read(TENANT, 11, 0, 1, readDeadline())).kind()).isEqualTo(Kind.FORBIDDEN);
   }
 
   @Test
@@ -451,8 +456,10 @@ class StoresSeedTest {
   void collisionEndsTheWriteAtOnce() {
     ClaimStores s = stores(3, Placement.ORDERED, KeyLayout.FLAT);
     write(s, 1);
-    assertThat(failure(s.write(TENANT, 1, "other".getBytes(StandardCharsets.UTF_8),
-        s.writeDeadline())).kind()).isEqualTo(Kind.ALREADY_EXISTS);
+    assertThat(
+            failure(s.write(TENANT, 1, "other".getBytes(StandardCharsets.UTF_8), s.writeDeadline()))
+                .kind())
+        .isEqualTo(Kind.ALREADY_EXISTS);
     assertThat(mem.get(0).object(flat(1))).isEqualTo(PACK); // never overwritten
     assertThat(mem.get(1).count(PUT)).isZero(); // no failover on a collision
   }
@@ -467,7 +474,8 @@ class StoresSeedTest {
     assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
     String m = e.getMessage();
     assertThat(m.indexOf("store 1 (faulty:s1) THROTTLED"))
-        .isNotNegative().isLessThan(m.indexOf("store 2 (faulty:s2) UNAVAILABLE"));
+        .isNotNegative()
+        .isLessThan(m.indexOf("store 2 (faulty:s2) UNAVAILABLE"));
     assertThat(m.indexOf("store 2")).isLessThan(m.indexOf("store 0 (faulty:s0) FORBIDDEN"));
     assertThat(mem.get(1).count(PUT)).as("a 403 in the round: not retried").isEqualTo(1);
   }
@@ -487,8 +495,12 @@ class StoresSeedTest {
   void writeDeadlineIsTheLargestOpDeadline() {
     MemoryStore a = MemoryStores.create("a", ticker.hangClock());
     MemoryStore b = MemoryStores.create("b", ticker.hangClock());
-    ClaimStores s = ClaimStores.builder().ticker(ticker)
-        .add(a, Duration.ofSeconds(1)).add(b, Duration.ofSeconds(5)).build();
+    ClaimStores s =
+        ClaimStores.builder()
+            .ticker(ticker)
+            .add(a, Duration.ofSeconds(1))
+            .add(b, Duration.ofSeconds(5))
+            .build();
     assertThat(s.writeDeadline() - ticker.read()).isEqualTo(Duration.ofSeconds(5).toNanos());
   }
 
@@ -510,8 +522,12 @@ class StoresSeedTest {
   void aHungFirstStoreWithASmallerDeadlineLeavesTheWriteTimeForTheNext() {
     MemoryStore a = MemoryStores.create("a", ticker.hangClock());
     MemoryStore b = MemoryStores.create("b", ticker.hangClock());
-    ClaimStores s = ClaimStores.builder().ticker(ticker)
-        .add(a, Duration.ofSeconds(3)).add(b, Duration.ofSeconds(10)).build();
+    ClaimStores s =
+        ClaimStores.builder()
+            .ticker(ticker)
+            .add(a, Duration.ofSeconds(3))
+            .add(b, Duration.ofSeconds(10))
+            .build();
     a.hang(PUT);
     long t0 = ticker.read();
     assertThat(write(s, 7)).isEqualTo(1);
@@ -522,8 +538,13 @@ class StoresSeedTest {
 
   @Test
   void breakerRejectsNegativeCooldown() {
-    assertThatThrownBy(() -> ClaimStores.builder().cooldown(Duration.ofSeconds(-1))
-        .add(MemoryStores.create("x", ticker.hangClock()), OP).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cooldown");
+    assertThatThrownBy(
+            () ->
+                ClaimStores.builder()
+                    .cooldown(Duration.ofSeconds(-1))
+                    .add(MemoryStores.create("x", ticker.hangClock()), OP)
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cooldown");
   }
 }

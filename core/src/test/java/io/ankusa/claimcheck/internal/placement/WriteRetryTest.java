@@ -48,8 +48,8 @@ class WriteRetryTest {
   }
 
   private ClaimStores stores(ClaimStore... stores) {
-    ClaimStores.Builder b = ClaimStores.builder().ticker(ticker).scheduler(spending(ticker))
-        .retry(HALF_JITTER);
+    ClaimStores.Builder b =
+        ClaimStores.builder().ticker(ticker).scheduler(spending(ticker)).retry(HALF_JITTER);
     for (ClaimStore s : stores) {
       b.add(s, OP);
     }
@@ -76,15 +76,19 @@ class WriteRetryTest {
       @Override
       public CompletableFuture<Void> putIfAbsent(String key, byte[] bytes, Duration timeout) {
         if (left.getAndDecrement() > 0) {
-          return CompletableFuture.failedFuture(new StoreException(Kind.THROTTLED,
-              "SlowDown (Retry-After " + retryAfter.toSeconds() + " s)", retryAfter, null));
+          return CompletableFuture.failedFuture(
+              new StoreException(
+                  Kind.THROTTLED,
+                  "SlowDown (Retry-After " + retryAfter.toSeconds() + " s)",
+                  retryAfter,
+                  null));
         }
         return inner.putIfAbsent(key, bytes, timeout);
       }
 
       @Override
-      public CompletableFuture<byte[]> getRange(String key, long offset, int length,
-          Duration timeout) {
+      public CompletableFuture<byte[]> getRange(
+          String key, long offset, int length, Duration timeout) {
         return inner.getRange(key, offset, length, timeout);
       }
 
@@ -133,13 +137,12 @@ class WriteRetryTest {
   void theSmallestRetryAfterOfEveryStoreIsHonoured() {
     MemoryStore a = mem("a");
     MemoryStore b = mem("b");
-    ClaimStores s = stores(throttling(a, 1, Duration.ofSeconds(2)),
-        throttling(b, 1, Duration.ofSeconds(1)));
+    ClaimStores s =
+        stores(throttling(a, 1, Duration.ofSeconds(2)), throttling(b, 1, Duration.ofSeconds(1)));
     long t0 = ticker.read();
-    assertThat(s.write(TENANT, 1, PACK, s.writeDeadline() + Duration.ofSeconds(3).toNanos())
-        .join()).isZero();
-    assertThat(elapsedSince(t0)).as("1 s Retry-After + 25 ms of jitter")
-        .isEqualTo(1_025_000_000L);
+    assertThat(s.write(TENANT, 1, PACK, s.writeDeadline() + Duration.ofSeconds(3).toNanos()).join())
+        .isZero();
+    assertThat(elapsedSince(t0)).as("1 s Retry-After + 25 ms of jitter").isEqualTo(1_025_000_000L);
   }
 
   @Test
@@ -167,7 +170,9 @@ class WriteRetryTest {
     // round past the 2 s deadline, so the write fails after the seventh.
     assertThat(elapsedSince(t0)).isEqualTo(1_575_000_000L);
     assertThat(a.count(PUT)).isEqualTo(7);
-    assertThat(e.getMessage()).contains("in 7 rounds").contains("store 0 (faulty:a) THROTTLED")
+    assertThat(e.getMessage())
+        .contains("in 7 rounds")
+        .contains("store 0 (faulty:a) THROTTLED")
         .contains("store 1 (faulty:b) UNAVAILABLE");
     assertThat(s.breaker(0).isOpen()).as("throttling never opens it").isFalse();
     assertThat(s.breaker(1).isOpen()).isTrue();

@@ -29,8 +29,10 @@ class BackoffTest {
   void theWaitIsTheDrawTimesTheCeiling() {
     assertThat(drawing(0.0).delayNanos(3, null, 10_000 * MS)).isZero();
     assertThat(drawing(0.25).delayNanos(3, null, 10_000 * MS)).isEqualTo(50 * MS);
-    assertThat(drawing(7.0).delayNanos(1, null, 10_000 * MS)).as("clamped below the ceiling")
-        .isLessThan(50 * MS).isGreaterThan(49 * MS);
+    assertThat(drawing(7.0).delayNanos(1, null, 10_000 * MS))
+        .as("clamped below the ceiling")
+        .isLessThan(50 * MS)
+        .isGreaterThan(49 * MS);
     assertThat(drawing(-1).delayNanos(1, null, 10_000 * MS)).isZero();
   }
 
@@ -38,7 +40,8 @@ class BackoffTest {
   void aRetryAfterThatFitsIsWaitedForPlusUpToOneBase() {
     Duration ra = Duration.ofSeconds(1);
     assertThat(drawing(0.5).delayNanos(1, ra, 5_000 * MS)).isEqualTo(1025 * MS);
-    assertThat(drawing(0.5).delayNanos(1, ra, 1010 * MS)).as("jitter dropped to fit")
+    assertThat(drawing(0.5).delayNanos(1, ra, 1010 * MS))
+        .as("jitter dropped to fit")
         .isEqualTo(1000 * MS);
   }
 
@@ -58,7 +61,8 @@ class BackoffTest {
   void invalidSettingsNameTheField() {
     assertThatThrownBy(() -> new Backoff(Duration.ZERO, Duration.ofSeconds(1), Backoff.RANDOM))
         .hasMessageContaining("base");
-    assertThatThrownBy(() -> new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(1),
-        Backoff.RANDOM)).hasMessageContaining("cap");
+    assertThatThrownBy(
+            () -> new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(1), Backoff.RANDOM))
+        .hasMessageContaining("cap");
   }
 }

@@ -1,15 +1,14 @@
 package io.ankusa.claimcheck.internal.reader;
 
+import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.COALESCED;
+import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.SHED;
+import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.STORE;
 import static io.ankusa.claimcheck.store.StoreException.Kind.FORBIDDEN;
 import static io.ankusa.claimcheck.store.StoreException.Kind.NOT_FOUND;
 import static io.ankusa.claimcheck.store.StoreException.Kind.THROTTLED;
 import static io.ankusa.claimcheck.store.StoreException.Kind.UNAVAILABLE;
-import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.COALESCED;
-import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.SHED;
-import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.STORE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.store.StoreException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,7 +105,9 @@ class ClaimReaderSeedTest extends ReaderTestSupport {
   void concurrentFetchesOfOneKeyShareOneStoreRequest() {
     reader(b -> {});
     List<FetchKey> keys =
-        List.of(FetchKey.range("t1", "ab", 0, 40), FetchKey.range("t1", "ab", 40, 60),
+        List.of(
+            FetchKey.range("t1", "ab", 0, 40),
+            FetchKey.range("t1", "ab", 40, 60),
             FetchKey.range("t1", "ab", 100, 50));
     List<List<CompletableFuture<byte[]>>> callers = new ArrayList<>();
     for (FetchKey k : keys) {
@@ -387,7 +388,8 @@ class ClaimReaderSeedTest extends ReaderTestSupport {
     reader.fetch(key(1), 0, answers(bytes("x")), in(THIRTY_S));
     assertThat(reader.admit()).isTrue();
     assertValue(reader.fetch(key(1), 0, never(), in(THIRTY_S)), "x");
-    assertThat(reader.admitted()).as("a request answered from the cache still holds its permit")
+    assertThat(reader.admitted())
+        .as("a request answered from the cache still holds its permit")
         .isEqualTo(1);
     assertThat(reader.admit()).isTrue();
     assertThat(reader.admit()).isFalse();
@@ -528,14 +530,21 @@ class ClaimReaderSeedTest extends ReaderTestSupport {
   void aFetchFunctionThatThrowsPassesItsThrowableThroughUnretried() {
     reader(b -> b.maxInflight(8));
     IllegalStateException bug = new IllegalStateException("bug");
-    CompletableFuture<byte[]> thrown = reader.fetch(key(1), 0, () -> {
-      throw bug;
-    }, in(THIRTY_S));
+    CompletableFuture<byte[]> thrown =
+        reader.fetch(
+            key(1),
+            0,
+            () -> {
+              throw bug;
+            },
+            in(THIRTY_S));
     assertThat(failure(thrown)).isSameAs(bug);
     assertThat(failure(reader.fetch(key(2), 0, () -> null, in(THIRTY_S))))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("returned null");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("returned null");
     assertThat(failure(reader.fetch(key(3), 0, answers(null), in(THIRTY_S))))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("null bytes");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("null bytes");
     scheduler.advance(THIRTY_S);
     assertThat(limit(0)).as("a defect of the function says nothing about the store").isEqualTo(8);
     assertThat(reader.stats().get(0).inflight()).isZero();

@@ -2,9 +2,9 @@ package io.ankusa.claimcheck.internal.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.time.Ticker;
-import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome;
+import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,11 +24,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Many threads hammer few keys on two stores for about a second, with store faults switched on
- * and off, real timers and short deadlines. Checks: every caller gets exactly one answer, and a
- * right one; every caller is counted once; store requests never exceed the ceiling; queues never
- * exceed their bound; and nothing leaks — gate, inflight, queued and the coalescing map are back
- * to zero at the end. Bounded by wall time, not by sleeping.
+ * Many threads hammer few keys on two stores for about a second, with store faults switched on and
+ * off, real timers and short deadlines. Checks: every caller gets exactly one answer, and a right
+ * one; every caller is counted once; store requests never exceed the ceiling; queues never exceed
+ * their bound; and nothing leaks — gate, inflight, queued and the coalescing map are back to zero
+ * at the end. Bounded by wall time, not by sleeping.
  */
 class ClaimReaderStressTest {
 
@@ -43,7 +43,8 @@ class ClaimReaderStressTest {
   private final AtomicInteger[] running = {new AtomicInteger(), new AtomicInteger()};
   private final AtomicInteger maxRunning = new AtomicInteger();
   private final AtomicInteger storeCalls = new AtomicInteger();
-  private final java.util.Set<Object> askedFlights = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final java.util.Set<Object> askedFlights =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final AtomicLong ops = new AtomicLong();
   private final AtomicInteger leaked = new AtomicInteger();
   private final Queue<String> problems = new ConcurrentLinkedQueue<>();
@@ -71,14 +72,15 @@ class ClaimReaderStressTest {
       }
       CompletableFuture<byte[]> f = new CompletableFuture<>();
       StoreException fail = failure;
-      Runnable answer = () -> {
-        running[store].decrementAndGet();
-        if (fail == null) {
-          f.complete(value(key));
-        } else {
-          f.completeExceptionally(fail);
-        }
-      };
+      Runnable answer =
+          () -> {
+            running[store].decrementAndGet();
+            if (fail == null) {
+              f.complete(value(key));
+            } else {
+              f.completeExceptionally(fail);
+            }
+          };
       int mode = r.nextInt(10);
       if (mode == 0) {
         answer.run();
@@ -95,10 +97,16 @@ class ClaimReaderStressTest {
   @ValueSource(longs = {0, 40})
   void manyThreadsOnFewKeysWithFaultsSwitchingOnAndOff(long cacheMaxBytes) throws Exception {
     RecordingTelemetry telemetry = new RecordingTelemetry();
-    DefaultClaimReader reader = (DefaultClaimReader) ClaimReaders.create(
-        ReaderSettings.builder(STORES).maxInflight(MAX_INFLIGHT).queueMax(QUEUE_MAX)
-            .maxConcurrentReads(THREADS - 1).cacheMaxBytes(cacheMaxBytes)
-            .telemetry(telemetry).build());
+    DefaultClaimReader reader =
+        (DefaultClaimReader)
+            ClaimReaders.create(
+                ReaderSettings.builder(STORES)
+                    .maxInflight(MAX_INFLIGHT)
+                    .queueMax(QUEUE_MAX)
+                    .maxConcurrentReads(THREADS - 1)
+                    .cacheMaxBytes(cacheMaxBytes)
+                    .telemetry(telemetry)
+                    .build());
     Ticker ticker = Ticker.system();
     AtomicInteger fetches = new AtomicInteger();
     AtomicInteger refusedAdmits = new AtomicInteger();
@@ -107,32 +115,39 @@ class ClaimReaderStressTest {
     List<Thread> workers = new ArrayList<>();
     for (int t = 0; t < THREADS; t++) {
       boolean housekeeper = t == 0;
-      workers.add(new Thread(() -> {
-        ThreadLocalRandom r = ThreadLocalRandom.current();
-        int mine = 0;
-        while (System.nanoTime() < end) {
-          ops.incrementAndGet();
-          if (housekeeper && ++mine % 200 == 0) {
-            leakAPermit(reader);
-            reader.tick(); // reclaims concurrently with the others' admits and releases
-          }
-          if (!reader.admit()) {
-            refusedAdmits.incrementAndGet();
-            Thread.yield();
-            continue;
-          }
-          int store = r.nextInt(STORES);
-          int key = r.nextInt(KEYS);
-          fetches.incrementAndGet();
-          CompletableFuture<byte[]> f = reader.fetch(FetchKey.range("t", "ab", 64L * key, 64), store,
-              fn(store, key), ticker.read() + TimeUnit.MICROSECONDS.toNanos(200 + r.nextInt(8000)));
-          check(f, key);
-          for (StoreStats s : reader.stats().values()) {
-            maxQueued.accumulateAndGet(s.queued(), Math::max);
-          }
-          reader.release();
-        }
-      }, "stress-" + t));
+      workers.add(
+          new Thread(
+              () -> {
+                ThreadLocalRandom r = ThreadLocalRandom.current();
+                int mine = 0;
+                while (System.nanoTime() < end) {
+                  ops.incrementAndGet();
+                  if (housekeeper && ++mine % 200 == 0) {
+                    leakAPermit(reader);
+                    reader.tick(); // reclaims concurrently with the others' admits and releases
+                  }
+                  if (!reader.admit()) {
+                    refusedAdmits.incrementAndGet();
+                    Thread.yield();
+                    continue;
+                  }
+                  int store = r.nextInt(STORES);
+                  int key = r.nextInt(KEYS);
+                  fetches.incrementAndGet();
+                  CompletableFuture<byte[]> f =
+                      reader.fetch(
+                          FetchKey.range("t", "ab", 64L * key, 64),
+                          store,
+                          fn(store, key),
+                          ticker.read() + TimeUnit.MICROSECONDS.toNanos(200 + r.nextInt(8000)));
+                  check(f, key);
+                  for (StoreStats s : reader.stats().values()) {
+                    maxQueued.accumulateAndGet(s.queued(), Math::max);
+                  }
+                  reader.release();
+                }
+              },
+              "stress-" + t));
     }
     workers.forEach(Thread::start);
     for (Thread w : workers) {
@@ -142,13 +157,20 @@ class ClaimReaderStressTest {
     assertThat(storeThreads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     reader.tick();
 
-    System.out.printf("cache=%d fetches=%d storeCalls=%d refusedAdmits=%d leaked=%d reads=%s%n",
-        cacheMaxBytes, fetches.get(), storeCalls.get(), refusedAdmits.get(), leaked.get(),
+    System.out.printf(
+        "cache=%d fetches=%d storeCalls=%d refusedAdmits=%d leaked=%d reads=%s%n",
+        cacheMaxBytes,
+        fetches.get(),
+        storeCalls.get(),
+        refusedAdmits.get(),
+        leaked.get(),
         telemetry.reads);
     assertThat(problems).isEmpty();
     assertThat(fetches.get()).as("enough traffic to mean something").isGreaterThan(200);
-    assertThat(telemetry.reads.keySet()).as("stored, coalesced and shed callers all occurred")
-        .anyMatch(k -> k.endsWith("STORE")).anyMatch(k -> k.endsWith("COALESCED"))
+    assertThat(telemetry.reads.keySet())
+        .as("stored, coalesced and shed callers all occurred")
+        .anyMatch(k -> k.endsWith("STORE"))
+        .anyMatch(k -> k.endsWith("COALESCED"))
         .anyMatch(k -> k.endsWith("SHED"));
     assertThat(maxRunning.get()).as("store requests at once").isLessThanOrEqualTo(MAX_INFLIGHT);
     assertThat(maxQueued.get()).isLessThanOrEqualTo(QUEUE_MAX);
@@ -160,8 +182,10 @@ class ClaimReaderStressTest {
       assertThat(s.limit()).isBetween(1, MAX_INFLIGHT);
     }
     assertThat(telemetry.reads(0, ReadOutcome.STORE) + telemetry.reads(1, ReadOutcome.STORE))
-        .as("one STORE count per flight that asked its store").isEqualTo(askedFlights.size());
-    assertThat(storeCalls.get()).as("retries are store requests too")
+        .as("one STORE count per flight that asked its store")
+        .isEqualTo(askedFlights.size());
+    assertThat(storeCalls.get())
+        .as("retries are store requests too")
         .isGreaterThanOrEqualTo(askedFlights.size());
     if (cacheMaxBytes == 0) {
       assertThat(telemetry.totalReads()).as("every caller counted once").isEqualTo(fetches.get());
@@ -173,11 +197,13 @@ class ClaimReaderStressTest {
 
   /** A request thread that dies holding its permit (a killed request). */
   private void leakAPermit(DefaultClaimReader reader) {
-    Thread t = new Thread(() -> {
-      if (reader.admit()) {
-        leaked.incrementAndGet();
-      }
-    });
+    Thread t =
+        new Thread(
+            () -> {
+              if (reader.admit()) {
+                leaked.incrementAndGet();
+              }
+            });
     t.start();
     try {
       t.join();

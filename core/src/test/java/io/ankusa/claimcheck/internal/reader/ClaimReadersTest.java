@@ -14,20 +14,33 @@ class ClaimReadersTest {
   private final RecordingTelemetry telemetry = new RecordingTelemetry();
 
   private ReaderSettings settings(int maxInflight) {
-    return ReaderSettings.builder(1).maxInflight(maxInflight).ticker(ticker).scheduler(scheduler)
-        .telemetry(telemetry).build();
+    return ReaderSettings.builder(1)
+        .maxInflight(maxInflight)
+        .ticker(ticker)
+        .scheduler(scheduler)
+        .telemetry(telemetry)
+        .build();
   }
 
   @Test
   void eachCreatedReaderIsItsOwn() {
     ReaderSettings s = settings(6);
     FetchKey key = FetchKey.range("t", "ab", 0, 64);
-    try (ClaimReader a = ClaimReaders.create(s); ClaimReader b = ClaimReaders.create(s)) {
+    try (ClaimReader a = ClaimReaders.create(s);
+        ClaimReader b = ClaimReaders.create(s)) {
       assertThat(a.stats().get(0).limit()).isEqualTo(6);
-      a.fetch(key, 0, () -> CompletableFuture.completedFuture(new byte[] {1}),
+      a.fetch(
+          key,
+          0,
+          () -> CompletableFuture.completedFuture(new byte[] {1}),
           ticker.in(Duration.ofSeconds(1)));
-      assertThat(b.fetch(key, 0, () -> CompletableFuture.completedFuture(new byte[] {2}),
-          ticker.in(Duration.ofSeconds(1)))).as("b does not see a's cache")
+      assertThat(
+              b.fetch(
+                  key,
+                  0,
+                  () -> CompletableFuture.completedFuture(new byte[] {2}),
+                  ticker.in(Duration.ofSeconds(1))))
+          .as("b does not see a's cache")
           .isCompletedWithValueMatching(v -> v[0] == 2);
     }
   }
@@ -37,8 +50,12 @@ class ClaimReadersTest {
     ClaimReader r = ClaimReaders.create(settings(4));
     r.close();
     assertThat(scheduler.pending()).as("the stopped reader's tick is cancelled").isZero();
-    assertThat(r.fetch(FetchKey.range("t", "ab", 0, 64), 0,
-        () -> CompletableFuture.completedFuture(new byte[] {1}), ticker.in(Duration.ofSeconds(1))))
+    assertThat(
+            r.fetch(
+                FetchKey.range("t", "ab", 0, 64),
+                0,
+                () -> CompletableFuture.completedFuture(new byte[] {1}),
+                ticker.in(Duration.ofSeconds(1))))
         .isCompletedExceptionally();
   }
 }

@@ -9,7 +9,8 @@ class FetchKeyTest {
 
   @Test
   void keysOfTheSameReadAreEqualAndOthersAreNot() {
-    assertThat(FetchKey.range("t", "ab", 5, 10)).isEqualTo(FetchKey.range("t", "ab", 5, 10))
+    assertThat(FetchKey.range("t", "ab", 5, 10))
+        .isEqualTo(FetchKey.range("t", "ab", 5, 10))
         .hasSameHashCodeAs(FetchKey.range("t", "ab", 5, 10));
     assertThat(FetchKey.range("t", "ab", 5, 10))
         .isEqualTo(new FetchKey(new String("t"), new String("ab"), 5, 10));

@@ -5,8 +5,8 @@ import java.util.PriorityQueue;
 
 /**
  * A scheduler whose timers fire only when the test advances its {@link FakeTicker}; thread-safe.
- * Tasks due at or before the new time run in due order on the advancing thread, with the ticker
- * set to each task's due time while it runs.
+ * Tasks due at or before the new time run in due order on the advancing thread, with the ticker set
+ * to each task's due time while it runs.
  */
 final class ManualScheduler implements ReaderScheduler {
 
@@ -14,8 +14,8 @@ final class ManualScheduler implements ReaderScheduler {
 
   private final FakeTicker ticker;
   private final PriorityQueue<Task> tasks =
-      new PriorityQueue<>((a, b) -> a.due != b.due ? Long.compare(a.due, b.due)
-          : Long.compare(a.seq, b.seq));
+      new PriorityQueue<>(
+          (a, b) -> a.due != b.due ? Long.compare(a.due, b.due) : Long.compare(a.seq, b.seq));
   private long seq;
 
   ManualScheduler(FakeTicker ticker) {

@@ -1,12 +1,12 @@
 package io.ankusa.claimcheck.internal.reader;
 
+import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.COALESCED;
+import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.SHED;
+import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.STORE;
 import static io.ankusa.claimcheck.store.StoreException.Kind.FORBIDDEN;
 import static io.ankusa.claimcheck.store.StoreException.Kind.NOT_FOUND;
 import static io.ankusa.claimcheck.store.StoreException.Kind.THROTTLED;
 import static io.ankusa.claimcheck.store.StoreException.Kind.UNAVAILABLE;
-import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.COALESCED;
-import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.SHED;
-import static io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome.STORE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.store.StoreException;
@@ -16,8 +16,8 @@ import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Retries inside the deadline (issue 8 §1) and answers that are not store failures (decision 4),
- * on a driven clock: with jitter 0.5 the n-th wait is half its ceiling min(2 s, 50 ms * 2^(n-1)).
+ * Retries inside the deadline (issue 8 §1) and answers that are not store failures (decision 4), on
+ * a driven clock: with jitter 0.5 the n-th wait is half its ceiling min(2 s, 50 ms * 2^(n-1)).
  */
 class ReaderRetryTest extends ReaderTestSupport {
 
@@ -108,7 +108,8 @@ class ReaderRetryTest extends ReaderTestSupport {
     assertThat(store.calls()).as("retried on the plain backoff, not after 60 s").isGreaterThan(3);
     assertThat(ticker.read()).isEqualTo(deadline);
     assertRead(f, ReadException.Reason.DEADLINE);
-    assertThat(failure(f)).hasMessageContaining("THROTTLED: SlowDown")
+    assertThat(failure(f))
+        .hasMessageContaining("THROTTLED: SlowDown")
         .hasCauseInstanceOf(StoreException.class);
   }
 
@@ -124,7 +125,8 @@ class ReaderRetryTest extends ReaderTestSupport {
     for (int i = 0; i < waitsMs.length; i++) {
       scheduler.advance(Duration.ofMillis(waitsMs[i]));
       store.fail(i + 1, THROTTLED);
-      assertThat(limit(0)).as("after attempt %d (at most one halving per 100 ms)", i + 2)
+      assertThat(limit(0))
+          .as("after attempt %d (at most one halving per 100 ms)", i + 2)
           .isEqualTo(limitAfter[i + 1]);
     }
     assertThat(telemetry.limits).containsExactly("0=4", "0=2", "0=1");
@@ -188,7 +190,8 @@ class ReaderRetryTest extends ReaderTestSupport {
     long[] startsMs = {25, 75, 175, 375, 775};
     for (int i = 0; i < startsMs.length; i++) {
       store.fail(i, UNAVAILABLE);
-      scheduler.advance(Duration.ofNanos(t0 + Duration.ofMillis(startsMs[i]).toNanos() - ticker.read()));
+      scheduler.advance(
+          Duration.ofNanos(t0 + Duration.ofMillis(startsMs[i]).toNanos() - ticker.read()));
       assertThat(store.calls()).isEqualTo(i + 2);
     }
     store.fail(5, new StoreException(UNAVAILABLE, "connection reset"));
@@ -357,9 +360,14 @@ class ReaderRetryTest extends ReaderTestSupport {
     store.fail(0, oom);
     assertThat(failure(async)).isSameAs(oom);
     StackOverflowError soe = new StackOverflowError();
-    CompletableFuture<byte[]> sync = reader.fetch(key(2), 0, () -> {
-      throw soe;
-    }, in(THIRTY_S));
+    CompletableFuture<byte[]> sync =
+        reader.fetch(
+            key(2),
+            0,
+            () -> {
+              throw soe;
+            },
+            in(THIRTY_S));
     assertThat(failure(sync)).isSameAs(soe);
     assertThat(limit(0)).isEqualTo(8);
     scheduler.advance(THIRTY_S);

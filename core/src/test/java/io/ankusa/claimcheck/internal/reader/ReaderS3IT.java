@@ -1,10 +1,10 @@
 package io.ankusa.claimcheck.internal.reader;
 
-import io.ankusa.claimcheck.internal.ReaderAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.FaultProxy;
@@ -28,10 +28,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reader against a real S3 server (S3Proxy) behind a fault proxy: a store that throttles
- * above a concurrency drives the adaptive limit down and, once it stops, back up to the ceiling;
- * a hung store answers callers "unavailable: deadline" at their deadline, and its late answer
- * still fills the cache.
+ * The reader against a real S3 server (S3Proxy) behind a fault proxy: a store that throttles above
+ * a concurrency drives the adaptive limit down and, once it stops, back up to the ceiling; a hung
+ * store answers callers "unavailable: deadline" at their deadline, and its late answer still fills
+ * the cache.
  */
 class ReaderS3IT {
 
@@ -105,42 +105,53 @@ class ReaderS3IT {
 
     proxy.clear();
     hammer(cc, refs, 16, Duration.ofSeconds(20), null, wrong, throttled, ceiling);
-    assertThat(ReaderAccess.of(cc).stats().get(0).limit()).as("limit after recovery").isEqualTo(ceiling);
+    assertThat(ReaderAccess.of(cc).stats().get(0).limit())
+        .as("limit after recovery")
+        .isEqualTo(ceiling);
     assertThat(wrong.get()).as("wrong bytes").isZero();
   }
 
-  private static void hammer(ClaimCheck cc, List<ClaimRef> refs, int threads, Duration forAtMost,
-      AtomicInteger minLimit, AtomicLong wrong, AtomicLong throttled, int... stopAtLimit)
+  private static void hammer(
+      ClaimCheck cc,
+      List<ClaimRef> refs,
+      int threads,
+      Duration forAtMost,
+      AtomicInteger minLimit,
+      AtomicLong wrong,
+      AtomicLong throttled,
+      int... stopAtLimit)
       throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     long end = System.nanoTime() + forAtMost.toNanos();
     List<Future<?>> futures = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int seed = t;
-      futures.add(pool.submit(() -> {
-        Random r = new Random(seed);
-        while (System.nanoTime() < end) {
-          int limit = ReaderAccess.of(cc).stats().get(0).limit();
-          if (minLimit != null) {
-            minLimit.accumulateAndGet(limit, Math::min);
-          }
-          if (stopAtLimit.length > 0 && limit >= stopAtLimit[0]) {
-            return null;
-          }
-          int i = r.nextInt(refs.size());
-          try {
-            byte[] got = cc.redeem(refs.get(i), in(cc, Duration.ofSeconds(5))).join();
-            if (!java.util.Arrays.equals(got, value(i))) {
-              wrong.incrementAndGet();
-            }
-          } catch (CompletionException e) {
-            ClaimCheckFailure f = (ClaimCheckFailure) e.getCause();
-            assertThat(f.reason()).isEqualTo(ClaimCheckFailure.Reason.UNAVAILABLE);
-            throttled.incrementAndGet();
-          }
-        }
-        return null;
-      }));
+      futures.add(
+          pool.submit(
+              () -> {
+                Random r = new Random(seed);
+                while (System.nanoTime() < end) {
+                  int limit = ReaderAccess.of(cc).stats().get(0).limit();
+                  if (minLimit != null) {
+                    minLimit.accumulateAndGet(limit, Math::min);
+                  }
+                  if (stopAtLimit.length > 0 && limit >= stopAtLimit[0]) {
+                    return null;
+                  }
+                  int i = r.nextInt(refs.size());
+                  try {
+                    byte[] got = cc.redeem(refs.get(i), in(cc, Duration.ofSeconds(5))).join();
+                    if (!java.util.Arrays.equals(got, value(i))) {
+                      wrong.incrementAndGet();
+                    }
+                  } catch (CompletionException e) {
+                    ClaimCheckFailure f = (ClaimCheckFailure) e.getCause();
+                    assertThat(f.reason()).isEqualTo(ClaimCheckFailure.Reason.UNAVAILABLE);
+                    throttled.incrementAndGet();
+                  }
+                }
+                return null;
+              }));
     }
     for (Future<?> f : futures) {
       f.get();

@@ -3,9 +3,9 @@ package io.ankusa.claimcheck.internal.reader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.claimcheck.time.Ticker;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.MicrometerTelemetry;
+import io.ankusa.claimcheck.time.Ticker;
 import org.junit.jupiter.api.Test;
 
 class ReaderSettingsTest {
@@ -35,7 +35,8 @@ class ReaderSettingsTest {
   @Test
   void invalidValuesFailNamingTheField() {
     assertThatThrownBy(() -> ReaderSettings.builder(0).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("numStores");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("numStores");
     assertThatThrownBy(() -> ReaderSettings.builder(1).maxInflight(0).build())
         .hasMessageContaining("maxInflight");
     assertThatThrownBy(() -> ReaderSettings.builder(1).queueMax(-1).build())
@@ -44,11 +45,33 @@ class ReaderSettingsTest {
         .hasMessageContaining("maxConcurrentReads");
     assertThatThrownBy(() -> ReaderSettings.builder(1).cacheMaxBytes(-1).build())
         .hasMessageContaining("cacheMaxBytes");
-    assertThatThrownBy(() -> new ReaderSettings(1, 1, 0, 0, 0, null,
-        ClaimCheckTelemetry.noop(), ReaderScheduler.system(), Backoff.DEFAULT))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ticker");
-    assertThatThrownBy(() -> new ReaderSettings(1, 1, 0, 0, 0, io.ankusa.claimcheck.time.Ticker.system(),
-        ClaimCheckTelemetry.noop(), ReaderScheduler.system(), null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retry");
+    assertThatThrownBy(
+            () ->
+                new ReaderSettings(
+                    1,
+                    1,
+                    0,
+                    0,
+                    0,
+                    null,
+                    ClaimCheckTelemetry.noop(),
+                    ReaderScheduler.system(),
+                    Backoff.DEFAULT))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ticker");
+    assertThatThrownBy(
+            () ->
+                new ReaderSettings(
+                    1,
+                    1,
+                    0,
+                    0,
+                    0,
+                    io.ankusa.claimcheck.time.Ticker.system(),
+                    ClaimCheckTelemetry.noop(),
+                    ReaderScheduler.system(),
+                    null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("retry");
   }
 }

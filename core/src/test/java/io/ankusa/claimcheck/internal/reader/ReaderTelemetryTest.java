@@ -2,9 +2,9 @@ package io.ankusa.claimcheck.internal.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.MicrometerTelemetry;
+import io.ankusa.claimcheck.store.StoreException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -16,8 +16,12 @@ class ReaderTelemetryTest extends ReaderTestSupport {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
   private double reads(int store, String outcome) {
-    var c = registry.find("claimcheck.read").tag("store", Integer.toString(store))
-        .tag("outcome", outcome).counter();
+    var c =
+        registry
+            .find("claimcheck.read")
+            .tag("store", Integer.toString(store))
+            .tag("outcome", outcome)
+            .counter();
     return c == null ? 0 : c.count();
   }
 
@@ -47,7 +51,8 @@ class ReaderTelemetryTest extends ReaderTestSupport {
     assertThat(gauge("claimcheck.read.inflight", 0)).isEqualTo(2);
     assertThat(gauge("claimcheck.read.queued", 0)).isEqualTo(1);
     assertThat(registry.find("claimcheck.read.limit").tag("store", "1").gauge())
-        .as("store 1 was never read from").isNull();
+        .as("store 1 was never read from")
+        .isNull();
   }
 
   @Test
@@ -63,7 +68,8 @@ class ReaderTelemetryTest extends ReaderTestSupport {
     assertValue(joined, "x");
     scheduler.advance(Duration.ofSeconds(2)); // key 2's retry starts
     store.answer(2, bytes("y"));
-    assertThat(reader.stats().get(0)).as("halved to 1, then one success grew it to 2")
+    assertThat(reader.stats().get(0))
+        .as("halved to 1, then one success grew it to 2")
         .isEqualTo(new StoreStats(2, 0, 0));
     assertThat(telemetry.totalReads()).as("the recording sink was not used here").isZero();
     assertValue(reader.fetch(key(1), 0, never(), in(THIRTY_S)), "x");

@@ -21,16 +21,22 @@ abstract class ReaderTestSupport {
   final ManualScheduler scheduler = new ManualScheduler(ticker);
   final RecordingTelemetry telemetry = new RecordingTelemetry();
   final ManualStore store = new ManualStore();
+
   /** What the backoff's jitter draws next (in [0, 1)); tests set it to place retries exactly. */
   volatile double jitter = 0.5;
+
   DefaultClaimReader reader;
 
   /** The backoff of the test reader: 50 ms base, 2 s cap, jitter {@link #jitter}. */
   final Backoff backoff = new Backoff(Duration.ofMillis(50), Duration.ofSeconds(2), () -> jitter);
 
   DefaultClaimReader reader(Consumer<ReaderSettings.Builder> settings) {
-    ReaderSettings.Builder b = ReaderSettings.builder(2).ticker(ticker).scheduler(scheduler)
-        .telemetry(telemetry).retry(backoff);
+    ReaderSettings.Builder b =
+        ReaderSettings.builder(2)
+            .ticker(ticker)
+            .scheduler(scheduler)
+            .telemetry(telemetry)
+            .retry(backoff);
     settings.accept(b);
     reader = (DefaultClaimReader) ClaimReaders.create(b.build());
     return reader;
@@ -94,17 +100,18 @@ abstract class ReaderTestSupport {
   }
 
   static void assertValue(CompletableFuture<byte[]> f, String expected) {
-    assertThat(f).isCompletedWithValueMatching(
-        b -> java.util.Arrays.equals(b, bytes(expected)), "the bytes of \"" + expected + "\"");
+    assertThat(f)
+        .isCompletedWithValueMatching(
+            b -> java.util.Arrays.equals(b, bytes(expected)), "the bytes of \"" + expected + "\"");
   }
 
   static void assertRead(CompletableFuture<?> f, ReadException.Reason reason) {
-    assertThat(failure(f)).isInstanceOfSatisfying(
-        ReadException.class, e -> assertThat(e.reason()).isEqualTo(reason));
+    assertThat(failure(f))
+        .isInstanceOfSatisfying(ReadException.class, e -> assertThat(e.reason()).isEqualTo(reason));
   }
 
   static void assertStore(CompletableFuture<?> f, StoreException.Kind kind) {
-    assertThat(failure(f)).isInstanceOfSatisfying(
-        StoreException.class, e -> assertThat(e.kind()).isEqualTo(kind));
+    assertThat(failure(f))
+        .isInstanceOfSatisfying(StoreException.class, e -> assertThat(e.kind()).isEqualTo(kind));
   }
 }

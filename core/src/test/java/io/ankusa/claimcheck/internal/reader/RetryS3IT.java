@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Retries inside the deadline against a real S3 server (S3Proxy) behind the fault proxy (issue 8
- * §1): a 2-second 503 SlowDown (Retry-After 1 s) on every GET fails none of 50 sequential
- * redeems; a store that throttles longer than the deadline fails the redeem UNAVAILABLE at the
- * deadline, not later; a check-in during a 2-second 503 on every PUT of the only store succeeds.
+ * §1): a 2-second 503 SlowDown (Retry-After 1 s) on every GET fails none of 50 sequential redeems;
+ * a store that throttles longer than the deadline fails the redeem UNAVAILABLE at the deadline, not
+ * later; a check-in during a 2-second 503 on every PUT of the only store succeeds.
  */
 class RetryS3IT {
 
@@ -87,12 +87,17 @@ class RetryS3IT {
     return b;
   }
 
-  /** Throttles every request of {@code method} with 503 SlowDown (Retry-After 1 s) for {@code d}. */
+  /**
+   * Throttles every request of {@code method} with 503 SlowDown (Retry-After 1 s) for {@code d}.
+   */
   private void throttleFor(String method, Duration d) {
     proxy.inject(Fault.slowDown(Duration.ofSeconds(1)), method);
-    timer.schedule(() -> {
-      proxy.clear();
-    }, d.toMillis(), TimeUnit.MILLISECONDS);
+    timer.schedule(
+        () -> {
+          proxy.clear();
+        },
+        d.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   @Test
@@ -110,8 +115,8 @@ class RetryS3IT {
     for (int i = 0; i < refs.size(); i++) {
       long start = System.nanoTime();
       try {
-        byte[] got = cc.redeem(refs.get(i), cc.ticker().read() + Duration.ofSeconds(30).toNanos())
-            .join();
+        byte[] got =
+            cc.redeem(refs.get(i), cc.ticker().read() + Duration.ofSeconds(30).toNanos()).join();
         assertThat(got).isEqualTo(value(i));
       } catch (CompletionException e) {
         failed++;
@@ -120,14 +125,18 @@ class RetryS3IT {
       slowest = Math.max(slowest, System.nanoTime() - start);
     }
     long total = System.nanoTime() - t0;
-    System.out.printf("503 SlowDown on every GET for 2 s, 50 sequential redeems: %d failed, "
-        + "slowest %d ms, all %d ms, %d GETs%n", failed, TimeUnit.NANOSECONDS.toMillis(slowest),
-        TimeUnit.NANOSECONDS.toMillis(total), proxy.requestCount("GET"));
+    System.out.printf(
+        "503 SlowDown on every GET for 2 s, 50 sequential redeems: %d failed, "
+            + "slowest %d ms, all %d ms, %d GETs%n",
+        failed,
+        TimeUnit.NANOSECONDS.toMillis(slowest),
+        TimeUnit.NANOSECONDS.toMillis(total),
+        proxy.requestCount("GET"));
     assertThat(failed).isZero();
     assertThat(proxy.requestCount("GET")).as("the throttled redeem was retried").isGreaterThan(50);
     // The burst plus one Retry-After-paced attempt (1 s + up to 50 ms) and a loaded machine.
-    assertThat(Duration.ofNanos(slowest)).isLessThan(Duration.ofSeconds(2).plusSeconds(1)
-        .plus(LATE_MARGIN));
+    assertThat(Duration.ofNanos(slowest))
+        .isLessThan(Duration.ofSeconds(2).plusSeconds(1).plus(LATE_MARGIN));
   }
 
   @Test
@@ -150,7 +159,8 @@ class RetryS3IT {
       f = (ClaimCheckFailure) e.getCause();
     }
     Duration took = Duration.ofNanos(System.nanoTime() - t0);
-    System.out.printf("503 SlowDown on every GET, 3 s deadline: failed after %d ms (%d GETs): %s%n",
+    System.out.printf(
+        "503 SlowDown on every GET, 3 s deadline: failed after %d ms (%d GETs): %s%n",
         took.toMillis(), proxy.requestCount("GET"), f == null ? null : f.getCause());
     assertThat(f).isNotNull();
     assertThat(f.reason()).isEqualTo(ClaimCheckFailure.Reason.UNAVAILABLE);
@@ -158,7 +168,8 @@ class RetryS3IT {
     assertThat(took).isGreaterThanOrEqualTo(deadline).isLessThan(deadline.plus(LATE_MARGIN));
     // GETs at 0, ~1.03 and ~2.05 s (Retry-After 1 s fits); then 1 s no longer fits before the
     // deadline, and the plain jittered backoff (ceilings 200, 400, 800 ms) sends a few more.
-    assertThat(proxy.requestCount("GET")).as("retried, paced by Retry-After then the backoff")
+    assertThat(proxy.requestCount("GET"))
+        .as("retried, paced by Retry-After then the backoff")
         .isBetween(3L, 8L);
   }
 
@@ -170,7 +181,8 @@ class RetryS3IT {
     long t0 = System.nanoTime();
     ClaimRef ref = cc.checkIn(value(7));
     long took = System.nanoTime() - t0;
-    System.out.printf("503 SlowDown on every PUT for 2 s: check-in took %d ms, %d PUTs%n",
+    System.out.printf(
+        "503 SlowDown on every PUT for 2 s: check-in took %d ms, %d PUTs%n",
         TimeUnit.NANOSECONDS.toMillis(took), proxy.requestCount("PUT"));
     assertThat(proxy.requestCount("PUT")).isGreaterThan(1);
     assertThat(cc.redeem(ref, cc.ticker().read() + Duration.ofSeconds(10).toNanos()).join())

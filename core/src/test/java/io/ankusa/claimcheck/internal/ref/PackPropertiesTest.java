@@ -1,9 +1,9 @@
 package io.ankusa.claimcheck.internal.ref;
 
-import io.ankusa.claimcheck.internal.wire.Bytes;
-import io.ankusa.claimcheck.ref.Codec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.claimcheck.internal.wire.Bytes;
+import io.ankusa.claimcheck.ref.Codec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,8 +18,8 @@ import net.jqwik.api.constraints.Size;
 
 /**
  * Fuzzes the pack decoders: whatever the bytes, {@link PackReader#parseHeader} and {@link
- * PackReader#parseIndex} answer with a typed {@link CorruptPackException} or a header and index that
- * re-encode to exactly those bytes and lie inside the pack, in order; never another exception.
+ * PackReader#parseIndex} answer with a typed {@link CorruptPackException} or a header and index
+ * that re-encode to exactly those bytes and lie inside the pack, in order; never another exception.
  */
 class PackPropertiesTest {
 
@@ -38,13 +38,16 @@ class PackPropertiesTest {
   }
 
   /**
-   * A header whose fields are arbitrary but whose CRC is right, before an arbitrary index: the
-   * CRC cannot be what protects the decoder from the fields.
+   * A header whose fields are arbitrary but whose CRC is right, before an arbitrary index: the CRC
+   * cannot be what protects the decoder from the fields.
    */
   @Property
   void arbitraryFieldsUnderARightCrcParseToATypedErrorOrTheSameBytes(
-      @ForAll @IntRange(min = 0, max = 255) int version, @ForAll int count,
-      @ForAll int indexLength, @ForAll long packLength, @ForAll @Size(max = 300) byte[] index,
+      @ForAll @IntRange(min = 0, max = 255) int version,
+      @ForAll int count,
+      @ForAll int indexLength,
+      @ForAll long packLength,
+      @ForAll @Size(max = 300) byte[] index,
       @ForAll boolean plausibleCount) {
     if (plausibleCount) {
       count = Math.floorMod(count, 12) + 1;
@@ -68,7 +71,8 @@ class PackPropertiesTest {
   /** A valid pack with one header or index byte changed and the CRC recomputed. */
   @Property
   void validPacksWithOneFieldChangedParseToATypedErrorOrTheSameBytes(
-      @ForAll("packs") EncodedPack pack, @ForAll @IntRange(min = 0, max = 100_000) int where,
+      @ForAll("packs") EncodedPack pack,
+      @ForAll @IntRange(min = 0, max = 100_000) int where,
       @ForAll byte value) {
     int prefix = PackFormat.HEADER_LENGTH + pack.entries().size() * PackFormat.ENTRY_LENGTH_V1;
     byte[] bytes = pack.bytes().clone();
@@ -94,17 +98,19 @@ class PackPropertiesTest {
 
   @Provide
   Arbitrary<EncodedPack> packs() {
-    return Arbitraries.longs().map(seed -> {
-      Random random = new Random(seed);
-      int n = 1 + random.nextInt(6);
-      List<PackEntryInput> inputs = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        byte[] claim = new byte[1 + random.nextInt(40)];
-        random.nextBytes(claim);
-        inputs.add(new PackEntryInput(claim, Codec.values()[random.nextInt(5)]));
-      }
-      return Packs.encode(inputs);
-    });
+    return Arbitraries.longs()
+        .map(
+            seed -> {
+              Random random = new Random(seed);
+              int n = 1 + random.nextInt(6);
+              List<PackEntryInput> inputs = new ArrayList<>(n);
+              for (int i = 0; i < n; i++) {
+                byte[] claim = new byte[1 + random.nextInt(40)];
+                random.nextBytes(claim);
+                inputs.add(new PackEntryInput(claim, Codec.values()[random.nextInt(5)]));
+              }
+              return Packs.encode(inputs);
+            });
   }
 
   /**
@@ -142,14 +148,13 @@ class PackPropertiesTest {
     byte[] again = new byte[header.prefixLength()];
     long end = header.prefixLength();
     for (PackEntry entry : entries) {
-      PackWriter.writeEntry(again, PackFormat.HEADER_LENGTH
-          + entry.index() * PackFormat.ENTRY_LENGTH_V1, entry);
+      PackWriter.writeEntry(
+          again, PackFormat.HEADER_LENGTH + entry.index() * PackFormat.ENTRY_LENGTH_V1, entry);
       assertThat(entry.offset()).isGreaterThanOrEqualTo(end);
       end = entry.end();
     }
     assertThat(end).isLessThanOrEqualTo(header.packLength());
-    assertThat(Arrays.copyOfRange(again, PackFormat.HEADER_LENGTH, again.length))
-        .isEqualTo(index);
+    assertThat(Arrays.copyOfRange(again, PackFormat.HEADER_LENGTH, again.length)).isEqualTo(index);
     return entries;
   }
 

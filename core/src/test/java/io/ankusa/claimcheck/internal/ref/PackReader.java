@@ -24,15 +24,15 @@ public final class PackReader {
   private PackReader() {}
 
   /**
-   * Parses the header from the first {@value PackFormat#HEADER_LENGTH} bytes of {@code prefix}
-   * (any further bytes are ignored). Its CRC also covers the index, so {@link #parseIndex} checks
-   * it. Throws {@link CorruptPackException} if it is not a readable pack header.
+   * Parses the header from the first {@value PackFormat#HEADER_LENGTH} bytes of {@code prefix} (any
+   * further bytes are ignored). Its CRC also covers the index, so {@link #parseIndex} checks it.
+   * Throws {@link CorruptPackException} if it is not a readable pack header.
    */
   public static PackHeader parseHeader(byte[] prefix) {
     Objects.requireNonNull(prefix, "prefix");
     if (prefix.length < PackFormat.HEADER_LENGTH) {
-      throw corrupt("truncated: " + prefix.length + " bytes, the header needs "
-          + PackFormat.HEADER_LENGTH);
+      throw corrupt(
+          "truncated: " + prefix.length + " bytes, the header needs " + PackFormat.HEADER_LENGTH);
     }
     for (int i = 0; i < PackFormat.MAGIC.length; i++) {
       if (prefix[i] != PackFormat.MAGIC[i]) {
@@ -53,8 +53,8 @@ public final class PackReader {
       throw corrupt("index length " + indexLength + " does not fit " + count + " entries");
     }
     try {
-      return new PackHeader(version, count, indexLength, packLength,
-          Bytes.getInt(prefix, PackFormat.HEADER_CRC_AT));
+      return new PackHeader(
+          version, count, indexLength, packLength, Bytes.getInt(prefix, PackFormat.HEADER_CRC_AT));
     } catch (IllegalArgumentException e) {
       throw corrupt(e.getMessage());
     }
@@ -86,8 +86,14 @@ public final class PackReader {
     Objects.requireNonNull(pack, "pack");
     Objects.requireNonNull(entry, "entry");
     if (entry.end() > pack.length) {
-      throw corrupt("claim " + entry.index() + " ends at " + entry.end() + ", past the "
-          + pack.length + "-byte pack");
+      throw corrupt(
+          "claim "
+              + entry.index()
+              + " ends at "
+              + entry.end()
+              + ", past the "
+              + pack.length
+              + "-byte pack");
     }
     byte[] stored = Arrays.copyOfRange(pack, (int) entry.offset(), (int) entry.end());
     Packs.checkClaim(entry, stored);
@@ -99,14 +105,23 @@ public final class PackReader {
    * unknown when compressed); writers use {@link Packs#toRef(Tenant, PackId, PackEntry, int)}.
    */
   public static ClaimRef toRef(Tenant tenant, PackId pack, PackEntry entry) {
-    return ClaimRef.of(tenant, new ClaimId(pack, entry.index()), entry.offset(), entry.length(),
-        entry.checksum(), entry.codec());
+    return ClaimRef.of(
+        tenant,
+        new ClaimId(pack, entry.index()),
+        entry.offset(),
+        entry.length(),
+        entry.checksum(),
+        entry.codec());
   }
 
   private static List<PackEntry> parseIndex(PackHeader header, byte[] bytes, int at) {
     if (bytes.length - at < header.indexLength()) {
-      throw corrupt("truncated: the index needs " + header.indexLength() + " bytes, "
-          + (bytes.length - at) + " were read");
+      throw corrupt(
+          "truncated: the index needs "
+              + header.indexLength()
+              + " bytes, "
+              + (bytes.length - at)
+              + " were read");
     }
     if (PackWriter.headerCrc(header, bytes, at) != header.crc()) {
       throw corrupt("CRC32 mismatch over header and index");
@@ -122,16 +137,37 @@ public final class PackReader {
         throw corrupt("claim " + i + " has length " + length);
       }
       if (offset < header.prefixLength()) {
-        throw corrupt("claim " + i + " at offset " + offset + " starts before the claims, which"
-            + " start at " + header.prefixLength());
+        throw corrupt(
+            "claim "
+                + i
+                + " at offset "
+                + offset
+                + " starts before the claims, which"
+                + " start at "
+                + header.prefixLength());
       }
       if (offset < previousEnd) {
-        throw corrupt("claim " + i + " at offset " + offset + " overlaps what precedes it (which"
-            + " ends at " + previousEnd + ")");
+        throw corrupt(
+            "claim "
+                + i
+                + " at offset "
+                + offset
+                + " overlaps what precedes it (which"
+                + " ends at "
+                + previousEnd
+                + ")");
       }
       if (offset > header.packLength() - length) {
-        throw corrupt("claim " + i + " at offset " + offset + " of length " + length
-            + " ends past the " + header.packLength() + "-byte pack");
+        throw corrupt(
+            "claim "
+                + i
+                + " at offset "
+                + offset
+                + " of length "
+                + length
+                + " ends past the "
+                + header.packLength()
+                + "-byte pack");
       }
       Codec codec;
       try {

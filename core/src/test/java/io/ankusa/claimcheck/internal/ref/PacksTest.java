@@ -1,5 +1,10 @@
 package io.ankusa.claimcheck.internal.ref;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+
 import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.ref.ClaimId;
 import io.ankusa.claimcheck.ref.ClaimRef;
@@ -8,11 +13,6 @@ import io.ankusa.claimcheck.ref.Fixtures;
 import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.ref.Tenant;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,21 +25,25 @@ import org.junit.jupiter.api.Test;
 class PacksTest {
 
   /**
-   * The version-1 pack holding the one claim "hi!", written out by hand from the documented
-   * layout (CRC32 and CRC32C computed with Python). Never edit; add a new version instead.
+   * The version-1 pack holding the one claim "hi!", written out by hand from the documented layout
+   * (CRC32 and CRC32C computed with Python). Never edit; add a new version instead.
    */
-  private static final byte[] GOLDEN_V1 = HexFormat.of().parseHex(String.join("",
-      "414b504b", // "AKPK"
-      "01", // version 1
-      "00000001", // 1 entry
-      "00000011", // index length 17
-      "000000000000002d", // pack length 45
-      "f83ee2f4", // CRC32 of the 21 header bytes above, then the index
-      "000000000000002a", // entry 0: offset 42
-      "00000003", // length 3
-      "a2e89566", // CRC32C("hi!")
-      "00", // codec NONE
-      "686921")); // "hi!"
+  private static final byte[] GOLDEN_V1 =
+      HexFormat.of()
+          .parseHex(
+              String.join(
+                  "",
+                  "414b504b", // "AKPK"
+                  "01", // version 1
+                  "00000001", // 1 entry
+                  "00000011", // index length 17
+                  "000000000000002d", // pack length 45
+                  "f83ee2f4", // CRC32 of the 21 header bytes above, then the index
+                  "000000000000002a", // entry 0: offset 42
+                  "00000003", // length 3
+                  "a2e89566", // CRC32C("hi!")
+                  "00", // codec NONE
+                  "686921")); // "hi!"
 
   @Test
   void versionOneBytesArePinned() {
@@ -55,7 +59,8 @@ class PacksTest {
     new Random(1).nextBytes(claim);
     EncodedPack pack = Packs.encode(List.of(new PackEntryInput(claim, Codec.LZ4)));
     int overhead = pack.bytes().length - claim.length;
-    assertThat(overhead).isEqualTo(PackFormat.HEADER_LENGTH + PackFormat.ENTRY_LENGTH_V1)
+    assertThat(overhead)
+        .isEqualTo(PackFormat.HEADER_LENGTH + PackFormat.ENTRY_LENGTH_V1)
         .isLessThan(64);
     PackEntry entry = pack.entries().get(0);
     assertThat(entry.offset()).isEqualTo(overhead);
@@ -94,13 +99,13 @@ class PacksTest {
         assertThat(ref.version()).isEqualTo(1);
         // A writer's ref records the raw length when compressed (version 2).
         int rawLength = entry.codec() == Codec.NONE ? entry.length() : 3 * entry.length();
-        ClaimRef written = RefCodec.decode(
-            RefCodec.encode(Packs.toRef(tenant, id, entry, rawLength)));
+        ClaimRef written =
+            RefCodec.decode(RefCodec.encode(Packs.toRef(tenant, id, entry, rawLength)));
         assertThat(written.version()).isEqualTo(entry.codec() == Codec.NONE ? 1 : 2);
         assertThat(written.rawLength()).isEqualTo(rawLength);
         assertThat(written.offset()).isEqualTo(ref.offset());
-        byte[] ranged = Arrays.copyOfRange(bytes, (int) ref.offset(),
-            (int) ref.offset() + ref.length());
+        byte[] ranged =
+            Arrays.copyOfRange(bytes, (int) ref.offset(), (int) ref.offset() + ref.length());
         Packs.checkClaim(ref, ranged);
         assertThat(ranged).containsExactly(inputs.get(i).storedBytes());
       }
@@ -109,8 +114,8 @@ class PacksTest {
 
   @Test
   void holdsUpToMaxEntries() {
-    List<PackEntryInput> inputs = Collections.nCopies(PackFormat.MAX_ENTRIES,
-        new PackEntryInput(new byte[] {7}, Codec.NONE));
+    List<PackEntryInput> inputs =
+        Collections.nCopies(PackFormat.MAX_ENTRIES, new PackEntryInput(new byte[] {7}, Codec.NONE));
     EncodedPack pack = Packs.encode(inputs);
     List<PackEntry> entries = PackReader.parseIndex(pack.bytes());
     assertThat(entries).hasSize(65536);
@@ -119,9 +124,11 @@ class PacksTest {
 
     List<PackEntryInput> tooMany = new ArrayList<>(inputs);
     tooMany.add(inputs.get(0));
-    assertThatIllegalArgumentException().isThrownBy(() -> Packs.encode(tooMany))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Packs.encode(tooMany))
         .withMessageContaining("65537");
-    assertThatIllegalArgumentException().isThrownBy(() -> Packs.encode(List.of()))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Packs.encode(List.of()))
         .withMessageContaining("not 0");
   }
 
@@ -135,11 +142,17 @@ class PacksTest {
         byte[] bad = good.clone();
         bad[bit / 8] ^= (byte) (1 << (bit % 8));
         assertCorrupt(() -> PackReader.parseIndex(bad), "bit " + bit);
-        assertCorrupt(() -> {
-          PackHeader header = PackReader.parseHeader(bad);
-          return PackReader.parseIndex(header, Arrays.copyOfRange(bad, PackFormat.HEADER_LENGTH,
-              PackFormat.HEADER_LENGTH + header.indexLength()));
-        }, "bit " + bit + " (two reads)");
+        assertCorrupt(
+            () -> {
+              PackHeader header = PackReader.parseHeader(bad);
+              return PackReader.parseIndex(
+                  header,
+                  Arrays.copyOfRange(
+                      bad,
+                      PackFormat.HEADER_LENGTH,
+                      PackFormat.HEADER_LENGTH + header.indexLength()));
+            },
+            "bit " + bit + " (two reads)");
       }
     }
   }
@@ -180,12 +193,15 @@ class PacksTest {
     }
     PackHeader header = PackReader.parseHeader(good);
     assertThatThrownBy(() -> PackReader.parseIndex(header, new byte[header.indexLength() - 1]))
-        .isInstanceOf(CorruptPackException.class).hasMessageContaining("truncated");
+        .isInstanceOf(CorruptPackException.class)
+        .hasMessageContaining("truncated");
     PackEntry last = PackReader.parseIndex(good).get(1);
     assertThatThrownBy(() -> PackReader.readClaim(Arrays.copyOf(good, good.length - 1), last))
-        .isInstanceOf(CorruptPackException.class).hasMessageContaining("past the");
+        .isInstanceOf(CorruptPackException.class)
+        .hasMessageContaining("past the");
     assertThatThrownBy(() -> Packs.checkClaim(last, new byte[last.length() - 1]))
-        .isInstanceOf(CorruptPackException.class).hasMessageContaining("expected");
+        .isInstanceOf(CorruptPackException.class)
+        .hasMessageContaining("expected");
   }
 
   @Test
@@ -193,15 +209,16 @@ class PacksTest {
     long[][] ok = {{59, 10, 0}, {69, 5, 0}}; // header 25 + index 34 = 59: the data start
     assertThat(PackReader.parseIndex(prefix(1, 74, ok))).hasSize(2);
     assertThat(PackReader.parseIndex(prefix(1, 100, new long[][] {{59, 10, 0}, {80, 5, 0}})))
-        .as("gaps are allowed").hasSize(2);
+        .as("gaps are allowed")
+        .hasSize(2);
 
     assertCorruptWith(prefix(1, 74, new long[][] {{59, 10, 0}, {68, 6, 0}}), "overlaps");
     assertCorruptWith(prefix(1, 74, new long[][] {{58, 10, 0}, {69, 5, 0}}), "starts before");
     assertCorruptWith(prefix(1, 74, new long[][] {{69, 5, 0}, {59, 10, 0}}), "overlaps");
     assertCorruptWith(prefix(1, 74, new long[][] {{-1, 10, 0}, {69, 5, 0}}), "offset -1 starts");
     assertCorruptWith(prefix(1, 74, new long[][] {{59, 10, 0}, {69, 6, 0}}), "past the 74-byte");
-    assertCorruptWith(prefix(1, 74, new long[][] {{59, 10, 0}, {Long.MAX_VALUE, 5, 0}}),
-        "past the 74-byte");
+    assertCorruptWith(
+        prefix(1, 74, new long[][] {{59, 10, 0}, {Long.MAX_VALUE, 5, 0}}), "past the 74-byte");
     assertCorruptWith(prefix(1, 74, new long[][] {{59, 0, 0}, {69, 5, 0}}), "length 0");
     assertCorruptWith(prefix(1, 74, new long[][] {{59, -3, 0}, {69, 5, 0}}), "length -3");
     assertCorruptWith(prefix(1, 74, new long[][] {{59, 10, 5}, {69, 5, 0}}), "codec id 5");

@@ -33,16 +33,19 @@ class MicrometerTelemetryTest {
   @Test
   void storeStateAndLimitChangesAreGaugesPerStore() {
     telemetry.storeState(2, 8, 3, 5);
-    assertThat(registry.get("claimcheck.read.limit").tag("store", "2").gauge().value()).isEqualTo(8);
+    assertThat(registry.get("claimcheck.read.limit").tag("store", "2").gauge().value())
+        .isEqualTo(8);
     assertThat(registry.get("claimcheck.read.inflight").tag("store", "2").gauge().value())
         .isEqualTo(3);
     assertThat(registry.get("claimcheck.read.queued").tag("store", "2").gauge().value())
         .isEqualTo(5);
     telemetry.limitChanged(2, 4);
-    assertThat(registry.get("claimcheck.read.limit").tag("store", "2").gauge().value()).isEqualTo(4);
+    assertThat(registry.get("claimcheck.read.limit").tag("store", "2").gauge().value())
+        .isEqualTo(4);
     MicrometerTelemetry.of(registry).storeState(2, 2, 1, 0);
     assertThat(registry.get("claimcheck.read.limit").tag("store", "2").gauge().value())
-        .as("a second instance on the registry updates the same gauge").isEqualTo(2);
+        .as("a second instance on the registry updates the same gauge")
+        .isEqualTo(2);
     assertThat(MicrometerTelemetry.of(registry)).isEqualTo(telemetry);
   }
 
@@ -51,16 +54,34 @@ class MicrometerTelemetryTest {
     telemetry.breakerOpened(1);
     telemetry.breakerOpened(1);
     telemetry.breakerClosed(1);
-    assertThat(registry.get("claimcheck.store.breaker").tag("store", "1")
-        .tag("transition", "opened").counter().count()).isEqualTo(2);
-    assertThat(registry.get("claimcheck.store.breaker").tag("store", "1")
-        .tag("transition", "closed").counter().count()).isEqualTo(1);
+    assertThat(
+            registry
+                .get("claimcheck.store.breaker")
+                .tag("store", "1")
+                .tag("transition", "opened")
+                .counter()
+                .count())
+        .isEqualTo(2);
+    assertThat(
+            registry
+                .get("claimcheck.store.breaker")
+                .tag("store", "1")
+                .tag("transition", "closed")
+                .counter()
+                .count())
+        .isEqualTo(1);
     telemetry.checkIn(CheckInOutcome.OK, 0, TimeUnit.MILLISECONDS.toNanos(3));
     telemetry.checkIn(CheckInOutcome.FAILED, -1, TimeUnit.MILLISECONDS.toNanos(7));
     var ok = registry.get("claimcheck.checkin").tag("outcome", "ok").tag("store", "0").timer();
     assertThat(ok.count()).isEqualTo(1);
     assertThat(ok.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3);
-    assertThat(registry.get("claimcheck.checkin").tag("outcome", "failed").tag("store", "-1")
-        .timer().count()).isEqualTo(1);
+    assertThat(
+            registry
+                .get("claimcheck.checkin")
+                .tag("outcome", "failed")
+                .tag("store", "-1")
+                .timer()
+                .count())
+        .isEqualTo(1);
   }
 }

@@ -54,14 +54,16 @@ class NeverThrowingTelemetryTest {
   void everyEventReachesTheSinkAndNothingThrows() {
     Throwing sink = new Throwing();
     ClaimCheckTelemetry safe = ClaimCheckTelemetry.neverThrowing(sink);
-    assertThatCode(() -> {
-      safe.read(0, ReadOutcome.STORE);
-      safe.limitChanged(0, 1);
-      safe.storeState(0, 1, 0, 0);
-      safe.breakerOpened(0);
-      safe.breakerClosed(0);
-      safe.checkIn(CheckInOutcome.OK, 0, 1);
-    }).doesNotThrowAnyException();
+    assertThatCode(
+            () -> {
+              safe.read(0, ReadOutcome.STORE);
+              safe.limitChanged(0, 1);
+              safe.storeState(0, 1, 0, 0);
+              safe.breakerOpened(0);
+              safe.breakerClosed(0);
+              safe.checkIn(CheckInOutcome.OK, 0, 1);
+            })
+        .doesNotThrowAnyException();
     assertThat(sink.calls).hasValue(5);
   }
 

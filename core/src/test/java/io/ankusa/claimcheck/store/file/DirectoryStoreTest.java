@@ -38,7 +38,9 @@ class DirectoryStoreTest extends ClaimStoreContract {
   void open() throws IOException {
     root = tmp.resolve("claims");
     StoreRoot.create(root); // a store that exists, as `claimcheck store init` leaves it
-    store = FileStores.create(root, true, PosixFilePermissions.fromString(FileStores.DEFAULT_PERMISSIONS));
+    store =
+        FileStores.create(
+            root, true, PosixFilePermissions.fromString(FileStores.DEFAULT_PERMISSIONS));
   }
 
   @AfterEach
@@ -72,7 +74,8 @@ class DirectoryStoreTest extends ClaimStoreContract {
   @Test
   void aWriterWithCreateMakesAMissingRootAtItsFirstWriteNotAtOpen() {
     Path fresh = tmp.resolve("fresh");
-    try (ClaimStore s = FileStores.create(fresh, true, PosixFilePermissions.fromString("rw-r-----"))) {
+    try (ClaimStore s =
+        FileStores.create(fresh, true, PosixFilePermissions.fromString("rw-r-----"))) {
       assertThat(fresh).doesNotExist();
       s.putIfAbsent("k", bytes(4), T).join();
       assertThat(fresh.resolve(StoreRoot.MARKER)).isRegularFile();
@@ -83,7 +86,8 @@ class DirectoryStoreTest extends ClaimStoreContract {
   @Test
   void aWriterWithCreateMarksAnEmptyDirectory() throws IOException {
     Path empty = Files.createDirectory(tmp.resolve("empty"));
-    try (ClaimStore s = FileStores.create(empty, true, PosixFilePermissions.fromString("rw-r-----"))) {
+    try (ClaimStore s =
+        FileStores.create(empty, true, PosixFilePermissions.fromString("rw-r-----"))) {
       assertThat(empty.resolve(StoreRoot.MARKER)).doesNotExist();
       s.putIfAbsent("k", bytes(4), T).join();
       assertThat(empty.resolve(StoreRoot.MARKER)).isRegularFile();
@@ -94,7 +98,8 @@ class DirectoryStoreTest extends ClaimStoreContract {
   @Test
   void aMissingParentIsNotCreatedAndTheStoreIsUnavailable() {
     Path deep = tmp.resolve("no/such/parent/claims");
-    try (ClaimStore s = FileStores.create(deep, true, PosixFilePermissions.fromString("rw-r-----"))) {
+    try (ClaimStore s =
+        FileStores.create(deep, true, PosixFilePermissions.fromString("rw-r-----"))) {
       StoreException e = failure(s.getRange("k", 0, 4, T));
       assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
       assertThat(e).hasMessageContaining("parent");
@@ -107,7 +112,8 @@ class DirectoryStoreTest extends ClaimStoreContract {
   void aForeignNonEmptyDirectoryIsUnusableAndUntouched() throws IOException {
     Path foreign = Files.createDirectory(tmp.resolve("home"));
     Files.writeString(foreign.resolve("notes.txt"), "mine");
-    try (ClaimStore s = FileStores.create(foreign, true, PosixFilePermissions.fromString("rw-r-----"))) {
+    try (ClaimStore s =
+        FileStores.create(foreign, true, PosixFilePermissions.fromString("rw-r-----"))) {
       StoreException read = failure(s.getRange("notes.txt", 0, 4, T));
       assertThat(read.kind()).isEqualTo(Kind.UNAVAILABLE);
       assertThat(read).hasMessageContaining("not empty").hasMessageContaining(StoreRoot.MARKER);
@@ -162,7 +168,8 @@ class DirectoryStoreTest extends ClaimStoreContract {
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve("t/a"))))
         .isEqualTo("rw-r-----");
     Path other = tmp.resolve("shared");
-    try (ClaimStore s = FileStores.create(other, true, PosixFilePermissions.fromString("rw-rw-r--"))) {
+    try (ClaimStore s =
+        FileStores.create(other, true, PosixFilePermissions.fromString("rw-rw-r--"))) {
       s.putIfAbsent("b", bytes(3), T).join();
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(other.resolve("b"))))
           .isEqualTo("rw-rw-r--");

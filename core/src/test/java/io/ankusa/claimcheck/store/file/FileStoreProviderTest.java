@@ -15,9 +15,12 @@ class FileStoreProviderTest {
 
   @Test
   void theRootAndPermissionsComeFromTheUriAndSettings() {
-    List<StoreSpec> s = new ClaimCheckConfig(Map.of(
-        "claimcheck.stores", "file:///var/claims,file:///var/other",
-        "claimcheck.store.1.file.permissions", "rw-rw----")).stores();
+    List<StoreSpec> s =
+        new ClaimCheckConfig(
+                Map.of(
+                    "claimcheck.stores", "file:///var/claims,file:///var/other",
+                    "claimcheck.store.1.file.permissions", "rw-rw----"))
+            .stores();
     assertThat(FileStoreProvider.root(s.get(0).uri())).isEqualTo(Path.of("/var/claims"));
     assertThat(PosixFilePermissions.toString(FileStoreProvider.permissions(s.get(0).settings())))
         .isEqualTo(FileStores.DEFAULT_PERMISSIONS);
@@ -32,18 +35,30 @@ class FileStoreProviderTest {
     String a = tmp.resolve("a").toUri().toString();
     String b = tmp.resolve("b").toUri().toString();
     String c = tmp.resolve("c").toUri().toString();
-    List<StoreSpec> off = new ClaimCheckConfig(Map.of("claimcheck.stores", a + "," + b,
-        "claimcheck.store.1.file.create", "true")).stores();
+    List<StoreSpec> off =
+        new ClaimCheckConfig(
+                Map.of("claimcheck.stores", a + "," + b, "claimcheck.store.1.file.create", "true"))
+            .stores();
     assertThat(off.get(0).settings().getBoolean(FileStoreProvider.CREATE)).isFalse();
     assertThat(off.get(1).settings().getBoolean(FileStoreProvider.CREATE)).isTrue();
-    List<StoreSpec> on = new ClaimCheckConfig(Map.of("claimcheck.stores", c + "," + a,
-        ClaimCheckConfig.FILE_CREATE, "true", "claimcheck.store.1.file.create", "false")).stores();
+    List<StoreSpec> on =
+        new ClaimCheckConfig(
+                Map.of(
+                    "claimcheck.stores",
+                    c + "," + a,
+                    ClaimCheckConfig.FILE_CREATE,
+                    "true",
+                    "claimcheck.store.1.file.create",
+                    "false"))
+            .stores();
     assertThat(on.get(0).settings().getBoolean(FileStoreProvider.CREATE)).isTrue();
     assertThat(on.get(1).settings().getBoolean(FileStoreProvider.CREATE)).isFalse();
     // What the setting does, through the provider: only the store with create makes its root.
     for (StoreSpec spec : List.of(off.get(0), off.get(1))) {
       try (var store = spec.open()) {
-        store.putIfAbsent("t/k", new byte[1], java.time.Duration.ofSeconds(10)).handle((v, e) -> v)
+        store
+            .putIfAbsent("t/k", new byte[1], java.time.Duration.ofSeconds(10))
+            .handle((v, e) -> v)
             .join();
       }
     }

@@ -25,8 +25,11 @@ class ListingMeasure {
       Files.createDirectories(shard);
       Files.write(shard.resolve(String.format("%016x", i * 7919L)), new byte[] {1});
     }
-    try (ClaimStore s = new ClaimCheckConfig(Map.of("claimcheck.stores", root.toUri().toString()))
-        .stores().get(0).open()) {
+    try (ClaimStore s =
+        new ClaimCheckConfig(Map.of("claimcheck.stores", root.toUri().toString()))
+            .stores()
+            .get(0)
+            .open()) {
       for (int round = 0; round < 3; round++) {
         for (String prefix : new String[] {"flat/", "sharded/"}) {
           long start = System.nanoTime();
@@ -39,8 +42,9 @@ class ListingMeasure {
             pages++;
             token = p.continuation();
           } while (token != null);
-          System.out.printf("MEASURE %s %d objects %d pages %d ms%n", prefix, n, pages,
-              (System.nanoTime() - start) / 1_000_000);
+          System.out.printf(
+              "MEASURE %s %d objects %d pages %d ms%n",
+              prefix, n, pages, (System.nanoTime() - start) / 1_000_000);
         }
       }
     }

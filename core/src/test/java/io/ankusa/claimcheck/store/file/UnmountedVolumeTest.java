@@ -28,10 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A store root that is not there yet (an unmounted volume: its mount point an empty directory, or
- * a root missing below it) is unavailable on every read path and refuses writes, and nothing but
- * an explicit create ({@code file.create=true} on a writer, {@code claimcheck store init}) makes
- * it a store; a reader never creates or marks anything.
+ * A store root that is not there yet (an unmounted volume: its mount point an empty directory, or a
+ * root missing below it) is unavailable on every read path and refuses writes, and nothing but an
+ * explicit create ({@code file.create=true} on a writer, {@code claimcheck store init}) makes it a
+ * store; a reader never creates or marks anything.
  */
 class UnmountedVolumeTest {
 
@@ -75,7 +75,8 @@ class UnmountedVolumeTest {
     try (ClaimStore s = reader(mountPoint)) {
       StoreException put = failure(s.putIfAbsent("t/k", new byte[3], T));
       assertThat(put.kind()).isEqualTo(Kind.UNAVAILABLE);
-      assertThat(put).hasMessageContaining(mountPoint.toString())
+      assertThat(put)
+          .hasMessageContaining(mountPoint.toString())
           .hasMessageContaining(StoreRoot.MARKER)
           .hasMessageContaining("is the volume mounted?")
           .hasMessageContaining("claimcheck.file.create=true")
@@ -86,7 +87,8 @@ class UnmountedVolumeTest {
   @Test
   void afterInitTheHandlesOpenedBeforeItWorkWithoutARestart() throws Exception {
     Path root = tmp.resolve("claims");
-    try (ClaimStore reader = reader(root); ClaimStore writer = reader(root)) {
+    try (ClaimStore reader = reader(root);
+        ClaimStore writer = reader(root)) {
       assertThat(failure(reader.getRange("t/absent", 0, 4, T)).kind()).isEqualTo(Kind.UNAVAILABLE);
       assertThat(FileStoreProvider.initialize(root.toUri())).isTrue();
       assertThat(FileStoreProvider.initialize(root.toUri())).as("already a store").isFalse();
@@ -102,18 +104,20 @@ class UnmountedVolumeTest {
     Path foreign = Files.createDirectory(tmp.resolve("home"));
     Files.writeString(foreign.resolve("notes.txt"), "mine");
     assertThatThrownBy(() -> FileStoreProvider.initialize(foreign.toUri()))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("not empty");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("not empty");
     assertThat(entries(foreign)).containsExactly(foreign.resolve("notes.txt"));
     Path deep = tmp.resolve("no/parent/claims");
     assertThatThrownBy(() -> FileStoreProvider.initialize(deep.toUri()))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("parent");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("parent");
     assertThat(tmp.resolve("no")).doesNotExist();
   }
 
   /**
-   * The issue's case through the public API: a consumer starting before its volume is mounted.
-   * It answered NOT_FOUND (final: dead-lettered) for every claim and wrote a marker on the bare
-   * mount point; now it answers UNAVAILABLE, marks nothing, and redeems once the volume is there.
+   * The issue's case through the public API: a consumer starting before its volume is mounted. It
+   * answered NOT_FOUND (final: dead-lettered) for every claim and wrote a marker on the bare mount
+   * point; now it answers UNAVAILABLE, marks nothing, and redeems once the volume is there.
    */
   @Test
   void aConsumerStartingBeforeTheMountNeverSaysNotFoundAndRedeemsOnceMounted() throws Exception {
@@ -133,22 +137,28 @@ class UnmountedVolumeTest {
     Files.createDirectory(mountPoint);
 
     try (ClaimCheck consumer = ClaimCheck.open(config(mountPoint, tenant))) {
-      assertThatThrownBy(() -> consumer.redeem(ref, consumer.ticker().read()
-              + TimeUnit.SECONDS.toNanos(1)).join())
+      assertThatThrownBy(
+              () ->
+                  consumer
+                      .redeem(ref, consumer.ticker().read() + TimeUnit.SECONDS.toNanos(1))
+                      .join())
           .isInstanceOf(CompletionException.class)
-          .cause().isInstanceOfSatisfying(ClaimCheckFailure.class,
+          .cause()
+          .isInstanceOfSatisfying(
+              ClaimCheckFailure.class,
               f -> assertThat(f.reason()).isEqualTo(ClaimCheckFailure.Reason.UNAVAILABLE));
       assertThat(entries(mountPoint)).as("nothing written on the bare mount point").isEmpty();
       try (ClaimStore store = consumer.config().stores().get(0).open()) {
         assertThatThrownBy(() -> PackListing.list(store, 0, tenant, T))
-            .isInstanceOfSatisfying(StoreException.class,
-                e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
+            .isInstanceOfSatisfying(
+                StoreException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
       }
 
       Files.delete(mountPoint); // mounted
       Files.move(volume, mountPoint);
-      assertThat(consumer.redeem(ref, consumer.ticker().read() + TimeUnit.SECONDS.toNanos(10))
-          .join()).isEqualTo(value);
+      assertThat(
+              consumer.redeem(ref, consumer.ticker().read() + TimeUnit.SECONDS.toNanos(10)).join())
+          .isEqualTo(value);
     }
   }
 

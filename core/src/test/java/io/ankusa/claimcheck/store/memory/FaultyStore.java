@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * The fault-injecting memory store: injected faults and latencies in front of the production
- * {@link InMemoryStore}; thread-safe.
+ * The fault-injecting memory store: injected faults and latencies in front of the production {@link
+ * InMemoryStore}; thread-safe.
  *
  * <p>Invariants: every operation is counted, then its faults are consulted before the objects are
  * touched, so a failed operation changes nothing; the objects are the plain store's (copied in and
@@ -60,7 +60,8 @@ final class FaultyStore implements MemoryStore {
 
   /** A stat counts and fails as a {@link Op#GET}. */
   @Override
-  public CompletableFuture<io.ankusa.claimcheck.store.StoredObject> stat(String key, Duration timeout) {
+  public CompletableFuture<io.ankusa.claimcheck.store.StoredObject> stat(
+      String key, Duration timeout) {
     return run(Op.GET, key, timeout, () -> objects.stat(key, timeout));
   }
 
@@ -71,7 +72,10 @@ final class FaultyStore implements MemoryStore {
 
   @Override
   public CompletableFuture<ListPage> list(String keyPrefix, String continuation, Duration timeout) {
-    return run(Op.LIST, "?list " + keyPrefix, timeout,
+    return run(
+        Op.LIST,
+        "?list " + keyPrefix,
+        timeout,
         () -> objects.list(keyPrefix, continuation, timeout));
   }
 
@@ -87,35 +91,43 @@ final class FaultyStore implements MemoryStore {
       }
       if (fault.kind == null && fault.latency == null) {
         wait = timeout;
-        failure = new StoreException(Kind.UNAVAILABLE,
-            describe() + " timed out after " + timeout.toMillis() + " ms on " + key);
+        failure =
+            new StoreException(
+                Kind.UNAVAILABLE,
+                describe() + " timed out after " + timeout.toMillis() + " ms on " + key);
         break;
       } else if (fault.latency != null) {
         wait = wait.plus(fault.latency);
       } else {
-        failure = new StoreException(fault.kind, describe() + " injected " + fault.kind + " on " + key);
+        failure =
+            new StoreException(fault.kind, describe() + " injected " + fault.kind + " on " + key);
         break;
       }
     }
     if (failure == null && wait.compareTo(timeout) >= 0) {
       wait = timeout;
-      failure = new StoreException(Kind.UNAVAILABLE,
-          describe() + " timed out after " + timeout.toMillis() + " ms on " + key);
+      failure =
+          new StoreException(
+              Kind.UNAVAILABLE,
+              describe() + " timed out after " + timeout.toMillis() + " ms on " + key);
     }
     StoreException fail = failure;
-    Runnable complete = () -> {
-      if (fail != null) {
-        result.completeExceptionally(fail);
-        return;
-      }
-      body.get().whenComplete((v, e) -> {
-        if (e != null) {
-          result.completeExceptionally(e);
-        } else {
-          result.complete(v);
-        }
-      });
-    };
+    Runnable complete =
+        () -> {
+          if (fail != null) {
+            result.completeExceptionally(fail);
+            return;
+          }
+          body.get()
+              .whenComplete(
+                  (v, e) -> {
+                    if (e != null) {
+                      result.completeExceptionally(e);
+                    } else {
+                      result.complete(v);
+                    }
+                  });
+        };
     if (wait.isZero()) {
       complete.run();
     } else {

@@ -8,9 +8,9 @@ import java.time.Instant;
 import java.util.Set;
 
 /**
- * An in-memory claim store with injectable faults, for tests (core's test-jar, never the
- * production jar); thread-safe. Configured as {@code faulty:<name>} in {@code claimcheck.stores}
- * ({@link FaultyStoreProvider}), or made directly with {@link MemoryStores#create}.
+ * An in-memory claim store with injectable faults, for tests (core's test-jar, never the production
+ * jar); thread-safe. Configured as {@code faulty:<name>} in {@code claimcheck.stores} ({@link
+ * FaultyStoreProvider}), or made directly with {@link MemoryStores#create}.
  *
  * <p>Faults apply to the operations they name, in the order they were added, before the store is
  * touched: a fault that fails an operation leaves the contents unchanged.
@@ -32,8 +32,8 @@ public interface MemoryStore extends ClaimStore {
   void failTimes(Op op, StoreException.Kind kind, int times);
 
   /**
-   * Makes every later {@code op} hang until its timeout, then fail {@code UNAVAILABLE}: the
-   * store's {@link HangClock} spends the timeout (a test's clock advances; a real one waits).
+   * Makes every later {@code op} hang until its timeout, then fail {@code UNAVAILABLE}: the store's
+   * {@link HangClock} spends the timeout (a test's clock advances; a real one waits).
    */
   void hang(Op op);
 
@@ -62,8 +62,8 @@ public interface MemoryStore extends ClaimStore {
   void clearObjects();
 
   /**
-   * How a memory store spends time: a hang or a latency completes an operation after {@code
-   * wait}. Tests pass one that advances their ticker and completes at once.
+   * How a memory store spends time: a hang or a latency completes an operation after {@code wait}.
+   * Tests pass one that advances their ticker and completes at once.
    */
   @FunctionalInterface
   interface HangClock {

@@ -24,7 +24,8 @@ public final class MemoryStores {
 
   /** Returns a new, empty store outside the registry, spending time through {@code clock}. */
   public static MemoryStore create(String name, MemoryStore.HangClock clock) {
-    return new FaultyStore(Objects.requireNonNull(name, "name"), Objects.requireNonNull(clock, "clock"));
+    return new FaultyStore(
+        Objects.requireNonNull(name, "name"), Objects.requireNonNull(clock, "clock"));
   }
 
   /**

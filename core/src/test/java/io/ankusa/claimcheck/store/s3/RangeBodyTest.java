@@ -37,7 +37,8 @@ class RangeBodyTest {
         .containsExactly(3, 4, 5);
     RangeBody.Answer past = run(new RangeBody(12, 3), 200, 10L, chunks(WHOLE, 0, 10));
     assertThat(past.kept()).isEmpty();
-    assertThat(RangeResponses.check(200, past.kept(), past.bodyBytes(), null, 10L, 12, 3)).isEmpty();
+    assertThat(RangeResponses.check(200, past.kept(), past.bodyBytes(), null, 10L, 12, 3))
+        .isEmpty();
   }
 
   @Test
@@ -46,7 +47,8 @@ class RangeBodyTest {
     RangeBody.Answer a = run(body, 206, 1L << 40, chunks(WHOLE, 0, 4));
     assertThat(a.kept()).hasSize(4);
     assertThatThrownBy(
-            () -> RangeResponses.check(206, a.kept(), a.bodyBytes(), "bytes 0-3/10", 1L << 40, 0, 4))
+            () ->
+                RangeResponses.check(206, a.kept(), a.bodyBytes(), "bytes 0-3/10", 1L << 40, 0, 4))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("announced");
   }
@@ -97,30 +99,36 @@ class RangeBodyTest {
     RangeBody body = new RangeBody(0, 3);
     CompletableFuture<RangeBody.Answer> f = body.prepare();
     body.onResponse(response(206, 3L));
-    body.onStream(SdkPublisher.adapt(s -> {
-      s.onSubscribe(new NoOpSubscription());
-      s.onError(new IOException("reset"));
-    }));
+    body.onStream(
+        SdkPublisher.adapt(
+            s -> {
+              s.onSubscribe(new NoOpSubscription());
+              s.onError(new IOException("reset"));
+            }));
     assertThat(f).isCompletedExceptionally();
   }
 
-  private static RangeBody.Answer run(RangeBody body, int status, Long length, List<ByteBuffer> parts) {
+  private static RangeBody.Answer run(
+      RangeBody body, int status, Long length, List<ByteBuffer> parts) {
     CompletableFuture<RangeBody.Answer> f = body.prepare();
     body.onResponse(response(status, length));
-    body.onStream(SdkPublisher.adapt((Subscriber<? super ByteBuffer> s) -> {
-      s.onSubscribe(new NoOpSubscription());
-      parts.forEach(s::onNext);
-      s.onComplete();
-    }));
+    body.onStream(
+        SdkPublisher.adapt(
+            (Subscriber<? super ByteBuffer> s) -> {
+              s.onSubscribe(new NoOpSubscription());
+              parts.forEach(s::onNext);
+              s.onComplete();
+            }));
     assertThat(f).isCompleted();
     return f.join();
   }
 
   private static GetObjectResponse response(int status, Long length) {
-    return (GetObjectResponse) GetObjectResponse.builder()
-        .contentLength(length)
-        .sdkHttpResponse(SdkHttpResponse.builder().statusCode(status).build())
-        .build();
+    return (GetObjectResponse)
+        GetObjectResponse.builder()
+            .contentLength(length)
+            .sdkHttpResponse(SdkHttpResponse.builder().statusCode(status).build())
+            .build();
   }
 
   /** {@code bytes} cut at the given positions, each part a buffer whose position is not 0. */

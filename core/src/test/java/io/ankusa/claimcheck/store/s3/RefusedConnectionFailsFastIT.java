@@ -21,17 +21,18 @@ import org.junit.jupiter.api.Test;
  * operation timeout instead of failing at once.
  *
  * <p>The AWS SDK's Netty connection pool now and then loses the failure of a refused connection;
- * the request then waited for a connection until its operation timeout (10 s in CI's failing
- * run), so a write never reached the next store. Seen as a few requests in a hundred on a loaded
- * two-core machine. The store now bounds the wait for a connection by the connect timeout plus a
- * second; this test asks a stopped endpoint many times from fresh clients and wants every answer
- * to be "could not answer" well before the operation timeout.
+ * the request then waited for a connection until its operation timeout (10 s in CI's failing run),
+ * so a write never reached the next store. Seen as a few requests in a hundred on a loaded two-core
+ * machine. The store now bounds the wait for a connection by the connect timeout plus a second;
+ * this test asks a stopped endpoint many times from fresh clients and wants every answer to be
+ * "could not answer" well before the operation timeout.
  */
 class RefusedConnectionFailsFastIT {
 
   private static final String BUCKET = "refused-fast";
   private static final Duration OP_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration CONNECT = Duration.ofMillis(500);
+
   /** Connect timeout + acquisition slack (1 s) + generous scheduling slack for a loaded machine. */
   private static final Duration BOUND = Duration.ofMillis(500 + 1000 + 2000);
 
@@ -63,13 +64,16 @@ class RefusedConnectionFailsFastIT {
       try (ClaimStore store = store()) {
         for (int i = 0; i < 4; i++) {
           long start = System.nanoTime();
-          CompletableFuture<?> f = i % 2 == 0
-              ? store.getRange("k" + round, 0, 100, OP_TIMEOUT)
-              : store.putIfAbsent("d" + round + "-" + i, new byte[50_000], OP_TIMEOUT);
+          CompletableFuture<?> f =
+              i % 2 == 0
+                  ? store.getRange("k" + round, 0, 100, OP_TIMEOUT)
+                  : store.putIfAbsent("d" + round + "-" + i, new byte[50_000], OP_TIMEOUT);
           StoreException e = failure(f);
           long ms = Duration.ofNanos(System.nanoTime() - start).toMillis();
           asked++;
-          assertThat(e.kind()).as("round %d request %d: %s", round, i, e).isEqualTo(Kind.UNAVAILABLE);
+          assertThat(e.kind())
+              .as("round %d request %d: %s", round, i, e)
+              .isEqualTo(Kind.UNAVAILABLE);
           if (ms > BOUND.toMillis()) {
             slowMillis.add(ms);
           }
@@ -84,9 +88,10 @@ class RefusedConnectionFailsFastIT {
   }
 
   private static ClaimStore store() {
-    return S3Stores.create(S3TestStores.settings(s3, proxy.endpoint(), "s3://" + BUCKET)
-        .operationTimeout(OP_TIMEOUT)
-        .connectTimeout(CONNECT)
-        .build());
+    return S3Stores.create(
+        S3TestStores.settings(s3, proxy.endpoint(), "s3://" + BUCKET)
+            .operationTimeout(OP_TIMEOUT)
+            .connectTimeout(CONNECT)
+            .build());
   }
 }

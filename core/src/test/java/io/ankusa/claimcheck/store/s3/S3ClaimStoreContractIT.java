@@ -25,8 +25,8 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * The store contract on S3Proxy through the fault proxy (unreachable = the proxy down), and the
- * S3 store's hostile answers: 404s that are not S3's, ranged answers that do not match.
+ * The store contract on S3Proxy through the fault proxy (unreachable = the proxy down), and the S3
+ * store's hostile answers: 404s that are not S3's, ranged answers that do not match.
  */
 class S3ClaimStoreContractIT extends ClaimStoreContract {
 
@@ -74,16 +74,21 @@ class S3ClaimStoreContractIT extends ClaimStoreContract {
 
   /**
    * Writes down what S3Proxy 4 really answers for a missing key, so the rules keep real misses
-   * NOT_FOUND: GET → 404 with an XML body, code NoSuchKey, and x-amz-request-id; HEAD → 404 with
-   * no body but x-amz-request-id (the SDK then names it NoSuchKey itself). A HEAD in a missing
-   * bucket looks exactly like a HEAD of a missing key, which is why the store confirms a HEAD's 404
-   * with a GET.
+   * NOT_FOUND: GET → 404 with an XML body, code NoSuchKey, and x-amz-request-id; HEAD → 404 with no
+   * body but x-amz-request-id (the SDK then names it NoSuchKey itself). A HEAD in a missing bucket
+   * looks exactly like a HEAD of a missing key, which is why the store confirms a HEAD's 404 with a
+   * GET.
    */
   @Test
   void whatS3ProxyAnswersForAMissingKey() {
     try (S3AsyncClient raw = rawClient()) {
-      S3Exception get = s3Failure(() -> raw.getObject(
-          b -> b.bucket(BUCKET).key("contract/none"), AsyncResponseTransformer.toBytes()).join());
+      S3Exception get =
+          s3Failure(
+              () ->
+                  raw.getObject(
+                          b -> b.bucket(BUCKET).key("contract/none"),
+                          AsyncResponseTransformer.toBytes())
+                      .join());
       assertThat(get.statusCode()).isEqualTo(404);
       assertThat(get.awsErrorDetails().errorCode()).isEqualTo("NoSuchKey");
       SdkHttpResponse getHttp = get.awsErrorDetails().sdkHttpResponse();
@@ -91,20 +96,24 @@ class S3ClaimStoreContractIT extends ClaimStoreContract {
       assertThat(getHttp.firstMatchingHeader("Content-Type").orElse(""))
           .startsWith("application/xml");
 
-      S3Exception head = s3Failure(
-          () -> raw.headObject(b -> b.bucket(BUCKET).key("contract/none")).join());
+      S3Exception head =
+          s3Failure(() -> raw.headObject(b -> b.bucket(BUCKET).key("contract/none")).join());
       assertThat(head.statusCode()).isEqualTo(404);
       assertThat(head.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("x-amz-request-id"))
           .isPresent();
       assertThat(head.awsErrorDetails().errorCode()).isEqualTo("NoSuchKey"); // made up by the SDK
 
-      S3Exception headNoBucket = s3Failure(
-          () -> raw.headObject(b -> b.bucket("no-such-bucket-here").key("k")).join());
+      S3Exception headNoBucket =
+          s3Failure(() -> raw.headObject(b -> b.bucket("no-such-bucket-here").key("k")).join());
       assertThat(headNoBucket.statusCode()).isEqualTo(404);
       assertThat(headNoBucket.awsErrorDetails().errorCode()).isEqualTo("NoSuchKey");
-      S3Exception getNoBucket = s3Failure(() -> raw.getObject(
-          b -> b.bucket("no-such-bucket-here").key("k"), AsyncResponseTransformer.toBytes())
-          .join());
+      S3Exception getNoBucket =
+          s3Failure(
+              () ->
+                  raw.getObject(
+                          b -> b.bucket("no-such-bucket-here").key("k"),
+                          AsyncResponseTransformer.toBytes())
+                      .join());
       assertThat(getNoBucket.awsErrorDetails().errorCode()).isEqualTo("NoSuchBucket");
     }
     // Through the store: both real misses stay NOT_FOUND.
@@ -116,8 +125,8 @@ class S3ClaimStoreContractIT extends ClaimStoreContract {
 
   @Test
   void aMissingBucketIsUnavailableForGetAndHead() {
-    try (ClaimStore noBucket = S3TestStores.store(
-        s3, proxy.endpoint(), "s3://no-such-bucket-here/x", OP_TIMEOUT)) {
+    try (ClaimStore noBucket =
+        S3TestStores.store(s3, proxy.endpoint(), "s3://no-such-bucket-here/x", OP_TIMEOUT)) {
       assertThat(failure(noBucket.getRange("k", 0, 10, T)).kind()).isEqualTo(Kind.UNAVAILABLE);
       StoreException head = failure(noBucket.getRange("k", 0, 0, T));
       assertThat(head.kind()).isEqualTo(Kind.UNAVAILABLE);
@@ -156,7 +165,8 @@ class S3ClaimStoreContractIT extends ClaimStoreContract {
     proxy.clear();
     proxy.failTimes(1, Fault.partialWithoutContentRange(), "GET");
     proxy.resetCounts();
-    assertThat(store.getRange(key, 10, 20, T).join()).isEqualTo(Arrays.copyOfRange(bytes(100), 10, 30));
+    assertThat(store.getRange(key, 10, 20, T).join())
+        .isEqualTo(Arrays.copyOfRange(bytes(100), 10, 30));
     assertThat(proxy.requestCount("GET")).isEqualTo(2);
   }
 
@@ -198,8 +208,9 @@ class S3ClaimStoreContractIT extends ClaimStoreContract {
         .endpointOverride(s3.endpoint())
         .region(Region.of(s3.region()))
         .forcePathStyle(true)
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
         .build();
   }
 

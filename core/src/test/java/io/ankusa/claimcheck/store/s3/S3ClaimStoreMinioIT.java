@@ -44,7 +44,8 @@ class S3ClaimStoreMinioIT {
     try (ClaimStore store =
         S3Stores.create(
             S3StoreSettings.builder()
-                .bucket("claims").prefix("minio")
+                .bucket("claims")
+                .prefix("minio")
                 .endpoint(endpoint)
                 .region("us-east-1")
                 .pathStyleAccess(true)

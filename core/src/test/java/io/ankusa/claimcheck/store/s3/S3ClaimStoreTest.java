@@ -23,7 +23,8 @@ class S3ClaimStoreTest {
     store =
         S3Stores.create(
             S3StoreSettings.builder()
-                .bucket("bucket").prefix("prefix")
+                .bucket("bucket")
+                .prefix("prefix")
                 .endpoint(URI.create("http://127.0.0.1:9"))
                 .region("us-east-1")
                 .pathStyleAccess(true)

@@ -8,17 +8,17 @@ import io.ankusa.claimcheck.store.s3.S3Failures.Op;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.time.Duration;
-import java.util.concurrent.CompletionException;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.crt.CRT;
-import software.amazon.awssdk.crt.http.HttpException;
-import software.amazon.awssdk.http.crt.internal.CrtUtils;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.crt.CRT;
+import software.amazon.awssdk.crt.http.HttpException;
 import software.amazon.awssdk.http.SdkHttpResponse;
+import software.amazon.awssdk.http.crt.internal.CrtUtils;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
@@ -63,8 +63,8 @@ class S3FailuresTest {
     assertThat(S3Failures.error(new CompletionException(oom))).isSameAs(oom);
     assertThat(S3Failures.error(new ConnectException("refused"))).isNull();
     assertThat(S3Failures.outcome(new ConnectException("refused"), Op.GET, STORE, "tenant/abc"))
-        .isInstanceOfSatisfying(StoreException.class,
-            e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
+        .isInstanceOfSatisfying(
+            StoreException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
   }
 
   @Test
@@ -89,8 +89,7 @@ class S3FailuresTest {
     StoreException noCode = classify(s3(404, null, null, "4442587FB7D0A2F9"), Op.GET);
     assertThat(noCode.kind()).isEqualTo(Kind.UNAVAILABLE);
     assertThat(noCode).hasMessageContaining("without an S3 error code");
-    assertThat(classify(s3(404, "NoSuchUpload", null), Op.GET).kind())
-        .isEqualTo(Kind.UNAVAILABLE);
+    assertThat(classify(s3(404, "NoSuchUpload", null), Op.GET).kind()).isEqualTo(Kind.UNAVAILABLE);
     assertThat(classify(s3(404, "NoSuchBucket", null), Op.DELETE).kind())
         .isEqualTo(Kind.UNAVAILABLE);
     // A HEAD has no body, and the SDK names any 404 of it NoSuchKey: only S3's header counts.
@@ -183,11 +182,16 @@ class S3FailuresTest {
     Map<String, String> seen = new java.util.TreeMap<>();
     for (int code = 1; code < 0x4000; code++) {
       String name = CRT.awsErrorName(code);
-      if (name != null && (name.startsWith("AWS_IO_SOCKET") || name.startsWith("AWS_ERROR_HTTP")
-          || name.startsWith("AWS_IO_TLS") || name.equals("AWS_IO_BROKEN_PIPE")
-          || name.startsWith("AWS_IO_DNS"))) {
-        Throwable t = SdkClientException.create("Unable to execute HTTP request: x",
-            CrtUtils.wrapCrtException(new HttpException(code)));
+      if (name != null
+          && (name.startsWith("AWS_IO_SOCKET")
+              || name.startsWith("AWS_ERROR_HTTP")
+              || name.startsWith("AWS_IO_TLS")
+              || name.equals("AWS_IO_BROKEN_PIPE")
+              || name.startsWith("AWS_IO_DNS"))) {
+        Throwable t =
+            SdkClientException.create(
+                "Unable to execute HTTP request: x",
+                CrtUtils.wrapCrtException(new HttpException(code)));
         for (Op op : Op.values()) {
           StoreException e = classify(t, op);
           assertThat(e.kind()).as("%s %s", name, op).isEqualTo(Kind.UNAVAILABLE);
@@ -196,9 +200,13 @@ class S3FailuresTest {
         seen.put(name, CRT.awsErrorString(code));
       }
     }
-    assertThat(seen).containsKeys("AWS_IO_SOCKET_CONNECTION_REFUSED", "AWS_IO_SOCKET_TIMEOUT",
-        "AWS_ERROR_HTTP_CONNECTION_CLOSED", "AWS_ERROR_HTTP_CONNECTION_MANAGER_ACQUISITION_TIMEOUT",
-        "AWS_ERROR_HTTP_RESPONSE_FIRST_BYTE_TIMEOUT");
+    assertThat(seen)
+        .containsKeys(
+            "AWS_IO_SOCKET_CONNECTION_REFUSED",
+            "AWS_IO_SOCKET_TIMEOUT",
+            "AWS_ERROR_HTTP_CONNECTION_CLOSED",
+            "AWS_ERROR_HTTP_CONNECTION_MANAGER_ACQUISITION_TIMEOUT",
+            "AWS_ERROR_HTTP_RESPONSE_FIRST_BYTE_TIMEOUT");
   }
 
   @Test

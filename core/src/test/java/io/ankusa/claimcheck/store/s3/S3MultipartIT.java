@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Packs at or above the multipart threshold go up as a multipart upload against S3Proxy 4 (which
- * honours {@code If-None-Match: *} on CompleteMultipartUpload): same bytes back, never
- * overwritten, one winner among racing writers, and a failed part leaves no object behind.
+ * honours {@code If-None-Match: *} on CompleteMultipartUpload): same bytes back, never overwritten,
+ * one winner among racing writers, and a failed part leaves no object behind.
  */
 class S3MultipartIT {
 
@@ -54,8 +54,12 @@ class S3MultipartIT {
   }
 
   private ClaimStore store() {
-    ClaimStore s = S3Stores.create(S3TestStores.settings(s3, proxy.endpoint(), "s3://" + bucket)
-        .multipart(PART + 1, PART).operationTimeout(T).build());
+    ClaimStore s =
+        S3Stores.create(
+            S3TestStores.settings(s3, proxy.endpoint(), "s3://" + bucket)
+                .multipart(PART + 1, PART)
+                .operationTimeout(T)
+                .build());
     opened.add(s);
     return s;
   }

@@ -13,8 +13,7 @@ class S3StoreSettingsTest {
   void bucketAndANormalizedPrefixMakeTheLocation() {
     assertThat(S3StoreSettings.builder().bucket("claims").build().prefix()).isEmpty();
     assertThat(S3StoreSettings.builder().bucket("claims").prefix("").build().prefix()).isEmpty();
-    S3StoreSettings s =
-        S3StoreSettings.builder().bucket("claims").prefix("tenant-a/packs").build();
+    S3StoreSettings s = S3StoreSettings.builder().bucket("claims").prefix("tenant-a/packs").build();
     assertThat(s.bucket()).isEqualTo("claims");
     assertThat(s.prefix()).isEqualTo("tenant-a/packs/");
     assertThat(s.location()).isEqualTo("s3://claims/tenant-a/packs");
@@ -35,8 +34,13 @@ class S3StoreSettingsTest {
     assertThat(s.maxConnections()).isEqualTo(S3StoreSettings.DEFAULT_MAX_CONNECTIONS);
     assertThat(s.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
     assertThat(s.connectionAcquisitionTimeout()).isEqualTo(Duration.ofSeconds(3));
-    assertThat(S3StoreSettings.builder().bucket("b").connectTimeout(Duration.ofMillis(250)).build()
-        .connectionAcquisitionTimeout()).isEqualTo(Duration.ofMillis(1250));
+    assertThat(
+            S3StoreSettings.builder()
+                .bucket("b")
+                .connectTimeout(Duration.ofMillis(250))
+                .build()
+                .connectionAcquisitionTimeout())
+        .isEqualTo(Duration.ofMillis(1250));
   }
 
   @Test

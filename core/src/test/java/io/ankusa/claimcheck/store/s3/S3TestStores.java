@@ -12,8 +12,8 @@ import java.util.concurrent.CompletionException;
  * Stores on the testkit's S3 server for the ITs, and a helper to see a failure's kind.
  *
  * <p>The HTTP client is the system property {@value #HTTP_CLIENT_PROPERTY} ({@code netty} when
- * unset): core's build runs the store.s3 ITs once per client (failsafe executions {@code
- * default} and {@code s3-on-crt}), so every S3 behaviour is proven on both.
+ * unset): core's build runs the store.s3 ITs once per client (failsafe executions {@code default}
+ * and {@code s3-on-crt}), so every S3 behaviour is proven on both.
  */
 final class S3TestStores {
 

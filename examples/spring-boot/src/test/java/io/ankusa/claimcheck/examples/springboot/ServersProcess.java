@@ -15,9 +15,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A Kafka 4.4 broker and an S3 server in a child JVM (testkit's {@code ServersMain}), so this
- * JVM's class path holds only Spring Boot's kafka-clients; closing it ends the child. Not
- * thread-safe (one test uses it).
+ * A Kafka 4.4 broker and an S3 server in a child JVM (testkit's {@code ServersMain}), so this JVM's
+ * class path holds only Spring Boot's kafka-clients; closing it ends the child. Not thread-safe
+ * (one test uses it).
  */
 final class ServersProcess implements AutoCloseable {
 
@@ -41,8 +41,13 @@ final class ServersProcess implements AutoCloseable {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     ProcessBuilder pb =
         new ProcessBuilder(
-            List.of(java.toString(), "-Xmx768m", "-cp", classpath,
-                "io.ankusa.claimcheck.testkit.ServersMain", bucket));
+            List.of(
+                java.toString(),
+                "-Xmx768m",
+                "-cp",
+                classpath,
+                "io.ankusa.claimcheck.testkit.ServersMain",
+                bucket));
     pb.redirectError(ProcessBuilder.Redirect.INHERIT);
     Process p = pb.start();
     BufferedReader out =

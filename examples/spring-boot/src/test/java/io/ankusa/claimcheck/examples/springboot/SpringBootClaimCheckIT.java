@@ -31,8 +31,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The example application, configured by its {@code application.properties} alone (only where the
  * servers are is passed as arguments), sends values of 1 KiB to 8 MiB through a topic whose records
  * may not exceed 1 MiB: every value arrives at its listener byte for byte, the large ones having
- * travelled as small refs; all on the kafka-clients version Spring Boot chose, one without
- * {@code Monitorable} (before 4.1). The broker and the S3 server run in a child JVM.
+ * travelled as small refs; all on the kafka-clients version Spring Boot chose, one without {@code
+ * Monitorable} (before 4.1). The broker and the S3 server run in a child JVM.
  */
 class SpringBootClaimCheckIT {
 
@@ -107,9 +107,7 @@ class SpringBootClaimCheckIT {
           assertThat(raw.value().length).as("%s on the topic", raw.key()).isLessThan(100);
           assertThat(marked).as("%s carries the ref marker", raw.key()).isTrue();
         } else {
-          assertThat(raw.value())
-              .as("%s travels inline", raw.key())
-              .isEqualTo(sent.get(raw.key()));
+          assertThat(raw.value()).as("%s travels inline", raw.key()).isEqualTo(sent.get(raw.key()));
           assertThat(marked).as("%s carries no marker", raw.key()).isFalse();
         }
       }
