@@ -18,9 +18,10 @@ import java.util.function.Function;
  *
  * <p>Loop until the deadline: while the tenant's lock is held in that store, wait ({@link #POLL},
  * on the injected scheduler) and rewrite the pack once it is gone; with no lock held, stat the
- * pack: present ends the loop, missing rewrites it and loops. Costs two stats per reuse; the
- * deadline passing while a sweep holds the lock is {@code UNAVAILABLE} (retriable). {@link
- * SweepLock} argues why this is enough.
+ * pack: present ends the loop, missing rewrites it and loops. A step that fails retriably is tried
+ * again after {@link #POLL}. Costs two stats per reuse; the deadline passing while a sweep holds
+ * the lock, or while the store keeps failing, is {@code UNAVAILABLE} (retriable). {@link SweepLock}
+ * argues why this is enough.
  */
 final class ReuseSettle {
 
@@ -52,7 +53,30 @@ final class ReuseSettle {
     return step(slot, layout.key(tenant, packId), SweepLock.key(tenant), pack, deadline);
   }
 
+  /**
+   * One {@link #attempt}, tried again after {@link #POLL} while it fails retriably (the store could
+   * not answer or throttled: a closed pooled connection, a timeout) and the deadline leaves time;
+   * an {@link Error} or another failure ends it.
+   */
   private CompletableFuture<Void> step(
+      StoreSlot slot, String key, String lock, byte[] pack, long deadline) {
+    return attempt(slot, key, lock, pack, deadline)
+        .exceptionallyCompose(
+            e -> {
+              if (Errors.errorBehind(e) != null
+                  || !retriable(StoreException.of(e).kind())
+                  || deadline - ticker.read() <= POLL.toNanos()) {
+                return CompletableFuture.failedFuture(e);
+              }
+              return later(slot, deadline).thenCompose(v -> step(slot, key, lock, pack, deadline));
+            });
+  }
+
+  private static boolean retriable(Kind kind) {
+    return kind == Kind.UNAVAILABLE || kind == Kind.THROTTLED;
+  }
+
+  private CompletableFuture<Void> attempt(
       StoreSlot slot, String key, String lock, byte[] pack, long deadline) {
     long now = ticker.read();
     if (deadline - now <= 0) {

@@ -186,6 +186,51 @@ class SweepLockTest {
   }
 
   @Test
+  void aWriterWhoseLockLookupFailsOnceTriesAgainInsteadOfFailingTheCheckIn() {
+    storeOld();
+    int[] failuresLeft = {1};
+    ClaimStore flaky =
+        new Hooked(inner, null) {
+          @Override
+          public CompletableFuture<StoredObject> stat(String key, Duration timeout) {
+            if (key.equals(SweepLock.key(TENANT)) && failuresLeft[0]-- > 0) {
+              return CompletableFuture.failedFuture(
+                  new StoreException(
+                      StoreException.Kind.UNAVAILABLE,
+                      "could not answer: the connection was closed during the request"));
+            }
+            return super.stat(key, timeout);
+          }
+        };
+    ClaimStores flakyWriter =
+        ClaimStores.builder()
+            .ticker(ticker)
+            .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+            .scheduler(
+                (task, delay) -> {
+                  timers.add(
+                      () -> {
+                        ticker.advance(Duration.ofNanos(delay));
+                        task.run();
+                      });
+                  return () -> {};
+                })
+            .add(flaky, T)
+            .build();
+    long deadline = ticker.read() + T.toNanos();
+    CompletableFuture<Void> settled =
+        flakyWriter
+            .rewrite(TENANT, reused, keyPack, deadline)
+            .thenCompose(s -> flakyWriter.settle(s, TENANT, reused, keyPack, deadline));
+    while (!timers.isEmpty()) {
+      timers.poll().run();
+    }
+    settled.join();
+    assertThat(failuresLeft[0]).as("the failing lookup was made").isNegative();
+    assertThat(inner.keys()).contains(reusedKey);
+  }
+
+  @Test
   void aWriterIgnoresAStaleLock() {
     storeOld();
     inner.wallClock(Clock.fixed(NOW.minus(SweepLock.LEASE), ZoneOffset.UTC));
