@@ -46,21 +46,7 @@ class SweepLockTest {
   private final FakeTicker ticker = new FakeTicker();
   private final MemoryStore inner = MemoryStores.create("sweep-lock", ticker.hangClock());
   private final Queue<Runnable> timers = new ArrayDeque<>();
-  private final ClaimStores writer =
-      ClaimStores.builder()
-          .ticker(ticker)
-          .clock(Clock.fixed(NOW, ZoneOffset.UTC))
-          .scheduler(
-              (task, delay) -> {
-                timers.add(
-                    () -> {
-                      ticker.advance(Duration.ofNanos(delay));
-                      task.run();
-                    });
-                return () -> {};
-              })
-          .add(inner, T)
-          .build();
+  private final ClaimStores writer = writerOver(inner);
   private final byte[] keyPack = "the key pack".getBytes(StandardCharsets.UTF_8);
   private final long reused = PackId.fromContent(Tenant.of(TENANT), keyPack).value();
   private final String reusedKey = KeyLayout.FLAT.key(TENANT, reused);
@@ -202,21 +188,7 @@ class SweepLockTest {
             return super.stat(key, timeout);
           }
         };
-    ClaimStores flakyWriter =
-        ClaimStores.builder()
-            .ticker(ticker)
-            .clock(Clock.fixed(NOW, ZoneOffset.UTC))
-            .scheduler(
-                (task, delay) -> {
-                  timers.add(
-                      () -> {
-                        ticker.advance(Duration.ofNanos(delay));
-                        task.run();
-                      });
-                  return () -> {};
-                })
-            .add(flaky, T)
-            .build();
+    ClaimStores flakyWriter = writerOver(flaky);
     long deadline = ticker.read() + T.toNanos();
     CompletableFuture<Void> settled =
         flakyWriter
@@ -283,6 +255,24 @@ class SweepLockTest {
   }
 
   /** The writer's reuse: the rewrite, then the settle in the store that took it. */
+  /** The writer's store set over {@code store}: the driven ticker, timers run by the test. */
+  private ClaimStores writerOver(ClaimStore store) {
+    return ClaimStores.builder()
+        .ticker(ticker)
+        .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+        .scheduler(
+            (task, delay) -> {
+              timers.add(
+                  () -> {
+                    ticker.advance(Duration.ofNanos(delay));
+                    task.run();
+                  });
+              return () -> {};
+            })
+        .add(store, T)
+        .build();
+  }
+
   private CompletableFuture<Void> reuse(long deadline) {
     return writer
         .rewrite(TENANT, reused, keyPack, deadline)
