@@ -427,8 +427,8 @@ final class S3ClaimStore implements ClaimStore {
   }
 
   /**
-   * Bounds a call by {@code t}, all its attempts together. No attempt timeout: the only second
-   * attempt ({@link StaleConnectionRetry}) follows a failure at once, so an attempt bound equal to
+   * Bounds a call by {@code t}, all its attempts together. No attempt timeout: the only further
+   * attempts ({@link StaleConnectionRetry}) follow a failure at once, so an attempt bound equal to
    * the call's never fires first, and each one would cost a timer per request.
    */
   private static AwsRequestOverrideConfiguration override(Duration t) {

@@ -179,7 +179,7 @@ class S3ClaimStoreIT {
             winners.add(w);
           } else {
             // Never "could not answer": S3Proxy closes the keep-alive connection after a losing
-            // 412, and a request already sent on it is retried once (StaleConnectionRetry).
+            // 412, and a request already sent on it is retried (StaleConnectionRetry).
             assertThat(lost.kind())
                 .as("loser %d of round %d: %s", w, round, lost.getMessage())
                 .isEqualTo(Kind.ALREADY_EXISTS);

@@ -87,7 +87,7 @@ class StaleConnectionRetryTest {
   }
 
   @Test
-  void theStrategyAllowsTwoAttempts() {
-    assertThat(StaleConnectionRetry.strategy().maxAttempts()).isEqualTo(2);
+  void theStrategyAllowsARetryForEachOfSeveralStalePooledConnections() {
+    assertThat(StaleConnectionRetry.strategy().maxAttempts()).isEqualTo(4);
   }
 }
