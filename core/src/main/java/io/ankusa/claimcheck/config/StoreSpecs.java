@@ -74,6 +74,14 @@ final class StoreSpecs {
 
   private StoreSpecs() {}
 
+  /**
+   * Whether {@code key} has the form of a per-store key, {@code claimcheck.store.<index>.<setting>}
+   * (whether that store and setting exist is checked by {@link #resolve}).
+   */
+  static boolean isPerStoreKey(String key) {
+    return OVERRIDE.matcher(key).matches();
+  }
+
   /** Defines the library-wide key of every built-in per-store setting in {@code def}. */
   static ConfigDef defineGlobals(ConfigDef def) {
     for (ConfigKey k : GLOBAL_DEFS) {
