@@ -41,16 +41,6 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String METER_REGISTRY = "claimcheck.meter.registry";
 
   public static final String STORES = "claimcheck.stores";
-  public static final String S3_ENDPOINT = "claimcheck.s3.endpoint";
-  public static final String S3_REGION = "claimcheck.s3.region";
-  public static final String S3_PATH_STYLE = "claimcheck.s3.path.style.access";
-  public static final String S3_ACCESS_KEY_ID = "claimcheck.s3.access.key.id";
-  public static final String S3_SECRET_ACCESS_KEY = "claimcheck.s3.secret.access.key";
-  public static final String S3_CONNECT_TIMEOUT_MS = "claimcheck.s3.connect.timeout.ms";
-  public static final String S3_MAX_CONNECTIONS = "claimcheck.s3.max.connections";
-  public static final String S3_MULTIPART_THRESHOLD = "claimcheck.s3.multipart.threshold.bytes";
-  public static final String S3_MULTIPART_PART_SIZE = "claimcheck.s3.multipart.part.bytes";
-  public static final String S3_HTTP_CLIENT = "claimcheck.s3.http.client";
   public static final String OP_DEADLINE_MS = "claimcheck.store.op.deadline.ms";
   public static final String COOLDOWN_MS = "claimcheck.store.cooldown.ms";
   public static final String PLACEMENT = "claimcheck.placement";
