@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.benchmarks;
 
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.kafka.ClaimCheckDeserializer;
 import io.ankusa.claimcheck.kafka.ClaimCheckProducer;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
@@ -151,7 +152,7 @@ public final class EndToEndHarness {
     claimcheck.put("claimcheck.s3.secret.access.key", s3.secretKey());
     // -Dclaimcheck.<key>=<value>: a config key for ours (e.g. claimcheck.s3.http.client=crt)
     for (String k : System.getProperties().stringPropertyNames()) {
-      if (k.startsWith("claimcheck.")) {
+      if (ClaimCheckConfig.isClaimCheckKey(k)) {
         claimcheck.put(k, System.getProperty(k));
       }
     }

@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.benchmarks;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
 import io.ankusa.claimcheck.kafka.ClaimCheckProducer;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
@@ -173,7 +174,7 @@ public final class ProducerHarness {
     if (mode == Mode.SERIALIZER) {
       ClaimCheckSerializer<byte[]> values = new ClaimCheckSerializer<>();
       values.configure(p, false);
-      p.keySet().removeIf(k -> k.startsWith("claimcheck."));
+      p.keySet().removeIf(ClaimCheckConfig::isClaimCheckKey);
       return new KafkaProducer<>(p, new StringSerializer(), values);
     }
     p.put(ClaimCheckProducer.WRITE_MAX_INFLIGHT, 16);

@@ -3,14 +3,13 @@ package io.ankusa.claimcheck.kafka;
 import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 
-import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.config.Secrets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
+import java.util.function.Predicate;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
@@ -50,15 +49,16 @@ public final class ClaimCheckSerdeConfig {
 
   private static final ConfigDef SERDE_DEF = serdeKeys(new ConfigDef());
 
+  /** The keys the serde reads: the library's key policy, with the serde's own surface keys. */
+  private static final Predicate<String> READS =
+      ClaimCheckConfig.keysReadBy(key -> SERDE_DEF.names().contains(key));
+
   /** Every key the serde reads: {@link ClaimCheckConfig#CONFIG_DEF} plus the serde's own. */
   public static final ConfigDef CONFIG_DEF = serdeKeys(new ConfigDef(ClaimCheckConfig.CONFIG_DEF));
 
   private final Map<String, Object> values;
   private final long maxPollIntervalMs;
   private final int maxPollRecords;
-
-  /** Per-store overrides, validated by {@link ClaimCheckConfig}. */
-  private static final Pattern PER_STORE = Pattern.compile("claimcheck\\.store\\.\\d+\\..+");
 
   /**
    * Validates the serde keys of {@code originals} (the whole client config map may be passed), and
@@ -94,10 +94,7 @@ public final class ClaimCheckSerdeConfig {
 
   /** Whether the serde reads {@code key}: a core key or one of the serde's own. */
   static boolean isSerdeKey(String key) {
-    return CONFIG_DEF.names().contains(key)
-        || PER_STORE.matcher(key).matches()
-        || key.equals(ClaimCheck.METER_REGISTRY)
-        || !key.startsWith(ClaimCheckConfig.PREFIX);
+    return READS.test(key);
   }
 
   private static ConfigDef serdeKeys(ConfigDef def) {

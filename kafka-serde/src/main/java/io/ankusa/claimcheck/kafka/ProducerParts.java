@@ -36,7 +36,7 @@ final class ProducerParts {
     Map<String, Object> kafka = new HashMap<>();
     configs.forEach(
         (k, v) -> {
-          if (!k.startsWith(ClaimCheckConfig.PREFIX)) {
+          if (!ClaimCheckConfig.isClaimCheckKey(k)) {
             kafka.put(k, v);
           }
         });

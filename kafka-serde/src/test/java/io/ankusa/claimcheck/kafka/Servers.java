@@ -107,14 +107,14 @@ final class Servers {
         < (int)
             io.ankusa.claimcheck.config.ClaimCheckConfig.CONFIG_DEF
                 .defaultValues()
-                .get(io.ankusa.claimcheck.config.ClaimCheckConfig.S3_MULTIPART_THRESHOLD)) {
+                .get("claimcheck.s3.multipart.threshold.bytes")) {
       return 1;
     }
     int part =
         (int)
             io.ankusa.claimcheck.config.ClaimCheckConfig.CONFIG_DEF
                 .defaultValues()
-                .get(io.ankusa.claimcheck.config.ClaimCheckConfig.S3_MULTIPART_PART_SIZE);
+                .get("claimcheck.s3.multipart.part.bytes");
     return (int) ((pack + part - 1) / part);
   }
 

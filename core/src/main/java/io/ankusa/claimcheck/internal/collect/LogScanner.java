@@ -97,7 +97,7 @@ public final class LogScanner {
     Map<String, Object> c = new HashMap<>();
     config.forEach(
         (k, v) -> {
-          if (!k.startsWith("claimcheck.")) {
+          if (!io.ankusa.claimcheck.config.ClaimCheckConfig.isClaimCheckKey(k)) {
             c.put(k, v);
           }
         });

@@ -51,17 +51,17 @@ final class S3ClaimStore implements ClaimStore {
   private final int multipartThreshold;
   private final int partSize;
 
-  S3ClaimStore(S3AsyncClient client, S3StoreSettings settings) {
+  S3ClaimStore(S3AsyncClient client, S3Settings settings) {
     this(client, settings, () -> {});
   }
 
   /** {@code afterClose} releases what the client does not own (its event loop threads). */
-  S3ClaimStore(S3AsyncClient client, S3StoreSettings settings, Runnable afterClose) {
+  S3ClaimStore(S3AsyncClient client, S3Settings settings, Runnable afterClose) {
     this(client, settings, afterClose, Ticker.system());
   }
 
   /** {@code ticker} measures what is left of a read's timeout for its one re-ask. */
-  S3ClaimStore(S3AsyncClient client, S3StoreSettings settings, Runnable afterClose, Ticker ticker) {
+  S3ClaimStore(S3AsyncClient client, S3Settings settings, Runnable afterClose, Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.afterClose = Objects.requireNonNull(afterClose, "afterClose");
     this.multipartThreshold = settings.multipartThreshold();
