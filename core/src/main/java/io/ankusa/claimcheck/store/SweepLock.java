@@ -1,12 +1,13 @@
-package io.ankusa.claimcheck.internal.placement;
+package io.ankusa.claimcheck.store;
 
-import io.ankusa.claimcheck.store.StoredObject;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The collector's per-tenant sweep lock: where it lives in each store and how long it holds;
- * stateless and thread-safe.
+ * The per-tenant sweep lock, the one protocol the writer (reusing a key pack) and the collector
+ * (module {@code claimcheck-collector}, deleting packs) share over a store: where the lock lives in
+ * each store and how long it holds; stateless and thread-safe. Not for application code: a plug-in
+ * store only has to store its key like any other ({@code ClaimStoreContract} checks it).
  *
  * <p>While a collection deletes a batch of a tenant's packs in a store, the object {@code
  * SWEEPING/<tenant>} exists there. No pack key can collide with it: tenant names are {@code
