@@ -1,11 +1,8 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.FakeTicker;
-import io.ankusa.claimcheck.collect.GcOptions;
-import io.ankusa.claimcheck.collect.Progress;
-import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.ref.PackId;

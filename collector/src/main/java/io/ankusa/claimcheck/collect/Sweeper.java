@@ -1,8 +1,5 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.collect.GcOptions;
-import io.ankusa.claimcheck.collect.Progress;
-import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
