@@ -36,7 +36,7 @@ import java.time.Instant;
 public final class SweepLock {
 
   /** The top level of the lock objects: upper case, so never a tenant's directory. */
-  public static final String PREFIX = "SWEEPING/";
+  private static final String PREFIX = "SWEEPING/";
 
   /** How long a lock is held at most, from its last-modified time. */
   public static final Duration LEASE = Duration.ofMinutes(5);
