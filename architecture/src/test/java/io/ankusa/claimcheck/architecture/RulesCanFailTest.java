@@ -18,6 +18,7 @@ class RulesCanFailTest {
       Modules.withPackages(
           List.of("io.ankusa.claimcheck.connect.archfixture", "io.ankusa.claimcheck.archfixture"),
           Modules.CORE,
+          Modules.COLLECTOR,
           Modules.SERDE,
           Modules.CONNECT,
           Modules.CLI);
@@ -41,6 +42,12 @@ class RulesCanFailTest {
   void theLayersSeeOneSurfaceUsingAnother() {
     assertThat(Rules.layers().evaluate(FIXTURES).getFailureReport().getDetails())
         .anyMatch(line -> line.contains("BadSmt") && line.contains("ClaimCheckSerializer"));
+  }
+
+  @Test
+  void theLayersSeeASurfaceOtherThanTheCliUsingTheCollector() {
+    assertThat(Rules.layers().evaluate(FIXTURES).getFailureReport().getDetails())
+        .anyMatch(line -> line.contains("BadSmt") && line.contains("collect.Collector"));
   }
 
   @Test

@@ -1,6 +1,5 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.HashMap;

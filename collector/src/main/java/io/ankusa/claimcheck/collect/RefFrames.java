@@ -1,6 +1,5 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.ref.RefCodec;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -28,6 +27,8 @@ final class RefFrames {
   private static final int TAIL = 4;
   private static final VarHandle WORDS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle CRC =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
   private static final long HIGHS = 0x8080808080808080L;
   private static final long SPREAD_M1 = (M1 & 0xffL) * ONES;
@@ -87,6 +88,6 @@ final class RefFrames {
   private static boolean crcMatches(byte[] data, int start, int length) {
     CRC32 crc = new CRC32();
     crc.update(data, start, length - TAIL);
-    return (int) crc.getValue() == Bytes.getInt(data, start + length - TAIL);
+    return (int) crc.getValue() == (int) CRC.get(data, start + length - TAIL);
   }
 }

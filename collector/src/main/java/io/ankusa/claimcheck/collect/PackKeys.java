@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
 import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.ref.Tenant;
@@ -13,7 +13,7 @@ import java.util.Optional;
  * a store (a temporary file, another application's object) is never taken for a pack, so the
  * collector never deletes it.
  */
-public final class PackKeys {
+final class PackKeys {
 
   private PackKeys() {}
 

@@ -1,6 +1,5 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ListPage;
@@ -23,7 +22,7 @@ import java.util.concurrent.TimeoutException;
  * <p>The listing is whole or nothing: a page that fails fails the listing with its {@link
  * StoreException}, never a shorter list. Objects that are not pack keys are counted, not listed.
  */
-public final class PackListing {
+final class PackListing {
 
   private PackListing() {}
 
@@ -31,7 +30,7 @@ public final class PackListing {
    * The packs and the count of other objects one listing found, and the shard directories passed
    * over because something besides this tenant's packs lies in them.
    */
-  public record Result(List<StoredPack> packs, long otherObjects, Set<String> foreignDirectories) {
+  record Result(List<StoredPack> packs, long otherObjects, Set<String> foreignDirectories) {
 
     /** Copies the collections. */
     public Result {

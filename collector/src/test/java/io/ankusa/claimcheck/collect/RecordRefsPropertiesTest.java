@@ -1,8 +1,7 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Fixtures;
 import io.ankusa.claimcheck.ref.MalformedRefException;

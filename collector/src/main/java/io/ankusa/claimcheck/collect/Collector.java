@@ -1,8 +1,5 @@
 package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.internal.collect.LogScanner;
-import io.ankusa.claimcheck.internal.collect.MarkAndSweep;
-import io.ankusa.claimcheck.internal.collect.PackListing;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.time.Ticker;

@@ -1,15 +1,14 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
-import static io.ankusa.claimcheck.internal.collect.RecordRefsPropertiesTest.visit;
+import static io.ankusa.claimcheck.collect.RecordRefsPropertiesTest.visit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.RefFields;
-import io.ankusa.claimcheck.collect.RefVisitor;
-import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Fixtures;
 import io.ankusa.claimcheck.ref.MalformedRefException.Reason;
 import io.ankusa.claimcheck.ref.RefCodec;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
@@ -101,7 +100,7 @@ class RecordRefsTest {
     System.arraycopy(body, 0, out, 6, body.length);
     CRC32 crc = new CRC32();
     crc.update(out, 0, out.length - 4);
-    Bytes.putInt(out, out.length - 4, (int) crc.getValue());
+    ByteBuffer.wrap(out).putInt(out.length - 4, (int) crc.getValue());
     return out;
   }
 

@@ -1,14 +1,8 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.collect.Collector;
-import io.ankusa.claimcheck.collect.GcOptions;
-import io.ankusa.claimcheck.collect.GcReport;
 import io.ankusa.claimcheck.collect.GcReport.Status;
-import io.ankusa.claimcheck.collect.Progress;
-import io.ankusa.claimcheck.collect.RefVisitor;
-import io.ankusa.claimcheck.collect.StoredPack;
-import io.ankusa.claimcheck.internal.collect.LogScanner.ScanResult;
-import io.ankusa.claimcheck.internal.collect.LogScanner.Snapshot;
+import io.ankusa.claimcheck.collect.LogScanner.ScanResult;
+import io.ankusa.claimcheck.collect.LogScanner.Snapshot;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import io.ankusa.claimcheck.store.ClaimStore;
@@ -33,7 +27,7 @@ import org.apache.kafka.common.Uuid;
  * <p>Invariant: the sweep starts only after every abort condition was checked, and nothing before
  * it deletes; every abort returns a report with nothing deleted.
  */
-public final class MarkAndSweep implements Collector {
+final class MarkAndSweep implements Collector {
 
   private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(60);
 

@@ -1,7 +1,6 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
 import io.ankusa.claimcheck.RefFields;
-import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import io.ankusa.claimcheck.ref.RefCodec;

@@ -1,20 +1,17 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.FakeTicker;
-import io.ankusa.claimcheck.collect.GcOptions;
-import io.ankusa.claimcheck.collect.Progress;
-import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
-import io.ankusa.claimcheck.internal.placement.SweepLock;
 import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.ref.Tenant;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ListPage;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoredObject;
+import io.ankusa.claimcheck.store.SweepLock;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
 import java.nio.charset.StandardCharsets;

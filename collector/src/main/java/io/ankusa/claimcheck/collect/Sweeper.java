@@ -1,13 +1,10 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.collect.GcOptions;
-import io.ankusa.claimcheck.collect.Progress;
-import io.ankusa.claimcheck.collect.StoredPack;
-import io.ankusa.claimcheck.internal.placement.SweepLock;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.StoredObject;
+import io.ankusa.claimcheck.store.SweepLock;
 import io.ankusa.claimcheck.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

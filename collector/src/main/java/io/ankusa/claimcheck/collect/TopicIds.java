@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,7 +1,5 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
-import io.ankusa.claimcheck.collect.LogScan;
-import io.ankusa.claimcheck.collect.RefVisitor;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,10 +34,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * makes no progress for the stall timeout is reported incomplete with the reason, never silently
  * taken as read.
  */
-public final class LogScanner {
+final class LogScanner {
 
   /** The matched topics' partitions with their log-start and end offsets, noted at one time. */
-  public record Snapshot(Map<TopicPartition, Long> start, Map<TopicPartition, Long> end) {
+  record Snapshot(Map<TopicPartition, Long> start, Map<TopicPartition, Long> end) {
 
     /** Copies the maps. */
     public Snapshot {
@@ -67,7 +65,7 @@ public final class LogScanner {
   }
 
   /** What one read did: records read, and the partitions not read to their end, with why. */
-  public record ScanResult(long records, Map<TopicPartition, String> incomplete) {
+  record ScanResult(long records, Map<TopicPartition, String> incomplete) {
 
     /** Copies the map. */
     public ScanResult {

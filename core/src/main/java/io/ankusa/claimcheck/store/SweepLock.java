@@ -1,12 +1,13 @@
-package io.ankusa.claimcheck.internal.placement;
+package io.ankusa.claimcheck.store;
 
-import io.ankusa.claimcheck.store.StoredObject;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The collector's per-tenant sweep lock: where it lives in each store and how long it holds;
- * stateless and thread-safe.
+ * The per-tenant sweep lock, the one protocol the writer (reusing a key pack) and the collector
+ * (module {@code claimcheck-collector}, deleting packs) share over a store: where the lock lives in
+ * each store and how long it holds; stateless and thread-safe. Not for application code: a plug-in
+ * store only has to store its key like any other ({@code ClaimStoreContract} checks it).
  *
  * <p>While a collection deletes a batch of a tenant's packs in a store, the object {@code
  * SWEEPING/<tenant>} exists there. No pack key can collide with it: tenant names are {@code
@@ -35,7 +36,7 @@ import java.time.Instant;
 public final class SweepLock {
 
   /** The top level of the lock objects: upper case, so never a tenant's directory. */
-  public static final String PREFIX = "SWEEPING/";
+  private static final String PREFIX = "SWEEPING/";
 
   /** How long a lock is held at most, from its last-modified time. */
   public static final Duration LEASE = Duration.ofMinutes(5);

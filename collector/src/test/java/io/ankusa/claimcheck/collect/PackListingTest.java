@@ -1,9 +1,8 @@
-package io.ankusa.claimcheck.internal.collect;
+package io.ankusa.claimcheck.collect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.ref.PackId;
