@@ -428,8 +428,8 @@ final class S3ClaimStore implements ClaimStore {
 
   /**
    * Bounds a call by {@code t}, all its attempts together. No attempt timeout: the only further
-   * attempts ({@link StaleConnectionRetry}) follow a failure at once, so an attempt bound equal to
-   * the call's never fires first, and each one would cost a timer per request.
+   * attempts ({@link StaleConnectionRetry}) follow a failure within milliseconds, so an attempt
+   * bound equal to the call's never fires first, and each one would cost a timer per request.
    */
   private static AwsRequestOverrideConfiguration override(Duration t) {
     return AwsRequestOverrideConfiguration.builder().apiCallTimeout(t).build();
