@@ -1,7 +1,9 @@
 package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.RefFields;
+import io.ankusa.claimcheck.ref.ClaimRef;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -31,10 +33,6 @@ public final class ClaimCheckHeaders {
   /** Marks a record whose key is a claim-check ref. */
   public static final String KEY_MARKER = RefFields.KEY_MARKER;
 
-  private static final byte[] VERSION = {
-    (byte) ('0' + io.ankusa.claimcheck.ref.ClaimRef.CURRENT_VERSION)
-  };
-
   private ClaimCheckHeaders() {}
 
   /** Returns the marker header name for a key ({@code isKey}) or a value. */
@@ -47,17 +45,17 @@ public final class ClaimCheckHeaders {
    * #mark(Headers, boolean, int)} with the ref's own version.
    */
   public static void mark(Headers headers, boolean isKey) {
-    headers.remove(marker(isKey));
-    headers.add(marker(isKey), VERSION.clone());
+    mark(headers, isKey, ClaimRef.CURRENT_VERSION);
   }
 
-  /** Sets the marker (replacing any stale one) for a ref of {@code refVersion} (1..9). */
+  /**
+   * Sets the marker (replacing any stale one) for a ref of {@code refVersion} (1..9), its value
+   * {@link RefFields#markerValue}.
+   */
   public static void mark(Headers headers, boolean isKey, int refVersion) {
-    if (refVersion < 1 || refVersion > 9) {
-      throw new IllegalArgumentException("ref version " + refVersion + " is not one digit");
-    }
+    byte[] value = RefFields.markerValue(refVersion).getBytes(StandardCharsets.US_ASCII);
     headers.remove(marker(isKey));
-    headers.add(marker(isKey), new byte[] {(byte) ('0' + refVersion)});
+    headers.add(marker(isKey), value);
   }
 
   /**

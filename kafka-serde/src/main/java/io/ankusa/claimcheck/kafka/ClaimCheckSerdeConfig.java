@@ -16,6 +16,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * The serde's own {@code claimcheck.*} keys on top of {@link ClaimCheckConfig}'s; immutable and
@@ -174,6 +175,14 @@ public final class ClaimCheckSerdeConfig {
   @SuppressWarnings("unchecked")
   public Class<? extends Serde<?>> serdeClass(boolean isKey) {
     return (Class<? extends Serde<?>>) values.get(isKey ? KEY_SERDE : VALUE_SERDE);
+  }
+
+  /** A new inner serde for keys ({@code isKey}) or values, configured with {@code configs}. */
+  @SuppressWarnings("unchecked")
+  <T> Serde<T> innerSerde(Map<String, ?> configs, boolean isKey) {
+    Serde<T> serde = (Serde<T>) Utils.newInstance(serdeClass(isKey));
+    serde.configure(configs, isKey);
+    return serde;
   }
 
   /**
