@@ -5,6 +5,9 @@ import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.PluginLifecycle;
 import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.kafka.internal.Markers;
+import io.ankusa.claimcheck.kafka.internal.PollBoundaries;
+import io.ankusa.claimcheck.kafka.internal.SerdeMetrics;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.time.Ticker;
 import java.nio.ByteBuffer;
@@ -105,7 +108,7 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
   @Override
   public T deserialize(String topic, Headers headers, byte[] data) {
     State<T> s = lifecycle.get();
-    if (!ClaimCheckHeaders.carriesRef(headers, data, s.isKey)) {
+    if (!Markers.carriesRef(headers, data, s.isKey)) {
       metrics.inline();
       return s.inner.deserialize(topic, headers, data);
     }
@@ -131,7 +134,7 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
   @Override
   public T deserialize(String topic, Headers headers, ByteBuffer data) {
     State<T> s = lifecycle.get();
-    if (!ClaimCheckHeaders.carriesRef(headers, data, s.isKey)) {
+    if (!Markers.carriesRef(headers, data, s.isKey)) {
       metrics.inline();
       return s.inner.deserialize(topic, headers, data);
     }

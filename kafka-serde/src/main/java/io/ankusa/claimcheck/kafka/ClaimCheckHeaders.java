@@ -1,10 +1,8 @@
 package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.RefFields;
+import io.ankusa.claimcheck.kafka.internal.Markers;
 import io.ankusa.claimcheck.ref.ClaimRef;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -45,7 +43,7 @@ public final class ClaimCheckHeaders {
    * #mark(Headers, boolean, int)} with the ref's own version.
    */
   public static void mark(Headers headers, boolean isKey) {
-    mark(headers, isKey, ClaimRef.CURRENT_VERSION);
+    Markers.mark(headers, isKey, ClaimRef.CURRENT_VERSION);
   }
 
   /**
@@ -53,9 +51,7 @@ public final class ClaimCheckHeaders {
    * {@link RefFields#markerValue}.
    */
   public static void mark(Headers headers, boolean isKey, int refVersion) {
-    byte[] value = RefFields.markerValue(refVersion).getBytes(StandardCharsets.US_ASCII);
-    headers.remove(marker(isKey));
-    headers.add(marker(isKey), value);
+    Markers.mark(headers, isKey, refVersion);
   }
 
   /**
@@ -63,16 +59,12 @@ public final class ClaimCheckHeaders {
    * only read, never written (so read-only headers without a marker are fine).
    */
   public static void unmark(Headers headers, boolean isKey) {
-    String marker = marker(isKey);
-    if (headers.lastHeader(marker) != null) { // a scan without the iterator remove() allocates
-      headers.remove(marker);
-    }
+    Markers.unmark(headers, isKey);
   }
 
   /** Whether {@code headers} carry the marker; false for null headers. */
   public static boolean isMarked(Headers headers, boolean isKey) {
-    Header h = headers == null ? null : headers.lastHeader(marker(isKey));
-    return h != null;
+    return Markers.isMarked(headers, isKey);
   }
 
   /**
@@ -82,15 +74,6 @@ public final class ClaimCheckHeaders {
    * lookup.
    */
   public static boolean carriesRef(Headers headers, byte[] data, boolean isKey) {
-    return data != null
-        && RefFields.startsWithMagic(data)
-        && RefFields.carriesRef(isMarked(headers, isKey), data);
-  }
-
-  /** As {@link #carriesRef(Headers, byte[], boolean)} for a buffer's remaining bytes; no copy. */
-  static boolean carriesRef(Headers headers, ByteBuffer data, boolean isKey) {
-    return data != null
-        && RefFields.startsWithMagic(data)
-        && RefFields.carriesRef(isMarked(headers, isKey), data);
+    return Markers.carriesRef(headers, data, isKey);
   }
 }

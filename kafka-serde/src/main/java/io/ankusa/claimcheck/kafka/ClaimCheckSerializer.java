@@ -4,6 +4,8 @@ import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.PluginLifecycle;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.kafka.internal.ClaimEmit;
+import io.ankusa.claimcheck.kafka.internal.SerdeMetrics;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.time.Ticker;
 import java.util.Map;

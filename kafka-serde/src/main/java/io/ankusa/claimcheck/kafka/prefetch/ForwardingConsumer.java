@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.prefetch;
 
 import java.time.Duration;
 import java.util.Collection;

@@ -1,10 +1,11 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.prefetch;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.Prefetch;
 import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.kafka.internal.Markers;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
 import io.ankusa.claimcheck.time.Ticker;
@@ -133,7 +134,7 @@ final class Prefetcher {
   }
 
   private void consider(ConsumerRecord<byte[], byte[]> r, byte[] data, boolean isKey, long until) {
-    if (!ClaimCheckHeaders.carriesRef(r.headers(), data, isKey)) {
+    if (!Markers.carriesRef(r.headers(), data, isKey)) {
       return;
     }
     ClaimRef ref;
@@ -298,8 +299,8 @@ final class Prefetcher {
     }
   }
 
-  PrefetchingConsumer.Stats stats() {
-    return new PrefetchingConsumer.Stats(
+  PrefetchStats stats() {
+    return new PrefetchStats(
         started.sum(), succeeded.sum(), failed.sum(), skipped.sum(), malformed.sum(), unread.sum());
   }
 

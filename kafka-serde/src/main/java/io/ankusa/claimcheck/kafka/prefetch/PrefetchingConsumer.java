@@ -1,6 +1,7 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.prefetch;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.kafka.internal.PollBoundaries;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * {@code n} store round trips; with it, the batch costs about one round trip times {@code n /
  * claimcheck.read.max.inflight}. {@code poll} returns the delegate's records at once and unchanged;
  * prefetch failures are ignored here (the deserializer reports them with their reason). A ref is
- * recognised as the deserializer does ({@link ClaimCheckHeaders#carriesRef}): values always, keys
+ * recognised as the deserializer does ({@code ClaimCheckHeaders.carriesRef}): values always, keys
  * when {@code claimcheck.keys.enabled}.
  *
  * <p>It wraps {@code Consumer<byte[], byte[]>} only: it must see the raw bytes before any
@@ -41,7 +42,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * }
  * }</pre>
  *
- * <p>Kafka Streams gets it through {@link ClaimCheckClientSupplier}.
+ * <p>Kafka Streams gets it through {@code io.ankusa.claimcheck.kafka.ClaimCheckClientSupplier}.
  *
  * <p>Prefetch is bounded by bytes, not by the poll: at most {@code claimcheck.prefetch.max.bytes}
  * (default 32 MiB) of claims — counted as the bytes each occupies once inflated — are fetched ahead
@@ -57,22 +58,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * deserializer verifies and copies what it reads; the store is asked once.
  */
 public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]> {
-
-  /**
-   * Counts of this consumer's prefetches since it was built; immutable.
-   *
-   * @param started redeems started
-   * @param succeeded started redeems that completed with the claim's bytes
-   * @param failed started redeems that completed with a failure (the deserializer reports it)
-   * @param skipped distinct refs not prefetched: no cache (or prefetch disabled), cached already,
-   *     read by the application before their turn, or still waiting for the window at their
-   *     deadline
-   * @param malformed marked values that are no ref (the deserializer refuses them)
-   * @param unread started redeems whose pinned claim was released without being read (its deadline
-   *     passed, or the consumer closed)
-   */
-  public record Stats(
-      long started, long succeeded, long failed, long skipped, long malformed, long unread) {}
 
   private final ClaimCheck claimCheck;
   private final boolean ownsClaimCheck;
@@ -116,7 +101,7 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
   }
 
   /** Returns the counts of prefetches so far. */
-  public Stats stats() {
+  public PrefetchStats stats() {
     return prefetcher.stats();
   }
 

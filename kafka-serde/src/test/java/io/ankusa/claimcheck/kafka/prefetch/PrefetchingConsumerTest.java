@@ -1,10 +1,11 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.prefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.internal.ReaderAccess;
+import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.StoreException.Kind;
@@ -143,7 +144,7 @@ class PrefetchingConsumerTest {
 
       assertThat(got).containsExactlyElementsOf(sent); // same instances, same order
       assertThat(store.count(Op.GET)).isEqualTo(20);
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(20, 0, 0, 0, 0, 0));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchStats(20, 0, 0, 0, 0, 0));
     }
   }
 
@@ -154,7 +155,7 @@ class PrefetchingConsumerTest {
     try (PrefetchingConsumer consumer = new PrefetchingConsumer(mock, config())) {
       List<ConsumerRecord<byte[], byte[]>> got = list(consumer.poll(Duration.ZERO));
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(30, 30, 0, 0, 0, 0));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchStats(30, 30, 0, 0, 0, 0));
       for (int i = 0; i < got.size(); i++) {
         // what the deserializer does: decode the record's ref and redeem it through its own handle
         assertThat(redeem(RefCodec.decode(got.get(i).value()))).isEqualTo(random(2000, i));
@@ -189,7 +190,7 @@ class PrefetchingConsumerTest {
     try (PrefetchingConsumer consumer = new PrefetchingConsumer(mock, config())) {
       assertThat(consumer.poll(Duration.ZERO).count()).isEqualTo(5);
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(3, 0, 3, 0, 1, 0));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchStats(3, 0, 3, 0, 1, 0));
     }
   }
 
@@ -217,7 +218,7 @@ class PrefetchingConsumerTest {
       assertThat(consumer.poll(Duration.ZERO).count()).isEqualTo(2);
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
       assertThat(store.count(Op.GET)).isEqualTo(1);
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(1, 1, 0, 0, 0, 0));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchStats(1, 1, 0, 0, 0, 0));
     }
   }
 
@@ -307,7 +308,7 @@ class PrefetchingConsumerTest {
         assertThat(store.count(Op.GET)).isEqualTo(Math.min(6, i + 3));
         assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isLessThanOrEqualTo(2500);
       }
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(6, 6, 0, 0, 0, 0));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchStats(6, 6, 0, 0, 0, 0));
       assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isZero();
     }
   }

@@ -1,6 +1,7 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.producer;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;

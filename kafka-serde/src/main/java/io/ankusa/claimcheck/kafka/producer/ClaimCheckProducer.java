@@ -1,8 +1,13 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.producer;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.kafka.ClaimCheckException;
+import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
+import io.ankusa.claimcheck.kafka.ClaimCheckSerdeConfig;
+import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
+import io.ankusa.claimcheck.kafka.internal.ClaimEmit;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.HashMap;
@@ -111,17 +116,20 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
 
-  /** The most value bytes held while waiting for check-in (default 64 MiB). */
-  public static final String WRITE_BUFFER_BYTES = "claimcheck.write.buffer.bytes";
+  /**
+   * The most value bytes held while waiting for check-in (default 64 MiB); the same key as {@link
+   * ClaimCheckSerdeConfig#WRITE_BUFFER_BYTES}.
+   */
+  public static final String WRITE_BUFFER_BYTES = ClaimCheckSerdeConfig.WRITE_BUFFER_BYTES;
 
   /** How many check-ins run at once (default 16). */
-  public static final String WRITE_MAX_INFLIGHT = "claimcheck.write.max.inflight";
+  public static final String WRITE_MAX_INFLIGHT = ClaimCheckSerdeConfig.WRITE_MAX_INFLIGHT;
 
   /** Up to this many values waiting together go up as one pack, one PUT (default 1: off). */
-  public static final String WRITE_PACK_MAX_CLAIMS = "claimcheck.write.pack.max.claims";
+  public static final String WRITE_PACK_MAX_CLAIMS = ClaimCheckSerdeConfig.WRITE_PACK_MAX_CLAIMS;
 
   /** A pack of several values stops growing at this many bytes (default 8 MiB). */
-  public static final String WRITE_PACK_MAX_BYTES = "claimcheck.write.pack.max.bytes";
+  public static final String WRITE_PACK_MAX_BYTES = ClaimCheckSerdeConfig.WRITE_PACK_MAX_BYTES;
 
   private final Producer<byte[], byte[]> inner;
   private final Serializer<K> keySerializer;
@@ -210,9 +218,9 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     this.ticker = ticker;
     this.wallClock = wallClock;
     try {
-      new ClaimCheckSerdeConfig(configs); // refuses unknown claimcheck.* keys
+      ClaimCheckSerdeConfig serdeConfig = new ClaimCheckSerdeConfig(configs); // refuses unknown
       ClaimCheckConfig config = new ClaimCheckConfig(configs);
-      this.settings = ProducerSettings.from(configs);
+      this.settings = ProducerSettings.from(serdeConfig, configs);
       this.threshold = config.getInt(ClaimCheckConfig.THRESHOLD_BYTES);
       this.claimKeys = config.getBoolean(ClaimCheckConfig.KEYS_ENABLED);
       this.claimCheck = opener.apply(config);

@@ -1,8 +1,12 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.claimcheck.kafka.ClaimCheckException;
+import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
+import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
+import io.ankusa.claimcheck.kafka.DrivenTicker;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.producer;
 
 import java.nio.ByteBuffer;
 import java.util.List;

@@ -1,8 +1,9 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.prefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
@@ -169,7 +170,7 @@ class PrefetchingConsumerIT {
 
       proxy.resetCounts();
       long prefetch;
-      PrefetchingConsumer.Stats stats;
+      PrefetchStats stats;
       try (PrefetchingConsumer consumer = new PrefetchingConsumer(kafkaConsumer(), claimCheck);
           ClaimCheck deserializer = ClaimCheck.open(claimCheck)) {
         prefetch = consumeAll(consumer, deserializer);

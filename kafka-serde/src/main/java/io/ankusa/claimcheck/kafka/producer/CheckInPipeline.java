@@ -1,5 +1,7 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.producer;
 
+import io.ankusa.claimcheck.kafka.ClaimCheckException;
+import io.ankusa.claimcheck.kafka.internal.SerdeMetrics;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,8 +1,12 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.producer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.claimcheck.kafka.ClaimCheckDeserializer;
+import io.ankusa.claimcheck.kafka.ClaimCheckException;
+import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
+import io.ankusa.claimcheck.kafka.Servers;
 import io.ankusa.claimcheck.testkit.Fault;
 import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.internal;
 
 import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.ref.ClaimRef;
@@ -7,10 +7,10 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * What a serialized field becomes once the claim check decided about it — the bytes put in the
- * record and the marker header beside them — shared by {@link ClaimCheckSerializer} and {@link
+ * record and the marker header beside them — shared by {@code ClaimCheckSerializer} and {@code
  * ClaimCheckProducer} so both emit the same records; stateless and thread-safe.
  */
-final class ClaimEmit {
+public final class ClaimEmit {
 
   private ClaimEmit() {}
 
@@ -24,7 +24,7 @@ final class ClaimEmit {
    * left (Kafka Streams serializes a {@code Change}'s new and old value with one {@code Headers})
    * can then never make an inline value look like a damaged ref to a reader.
    */
-  static boolean checksIn(byte[] bytes, int threshold, boolean isKey, boolean claimKeys) {
+  public static boolean checksIn(byte[] bytes, int threshold, boolean isKey, boolean claimKeys) {
     return bytes != null
         && (!isKey || claimKeys)
         && (bytes.length >= threshold || RefFields.startsWithMagic(bytes));
@@ -32,20 +32,20 @@ final class ClaimEmit {
 
   /**
    * Returns {@code bytes} untouched, removing a marker from {@code headers} (if any): the marker
-   * says the last field this library wrote with these headers was a ref (see {@link
+   * says the last field this library wrote with these headers was a ref (see {@code
    * ClaimCheckHeaders}).
    */
-  static byte[] inline(Headers headers, boolean isKey, byte[] bytes) {
+  public static byte[] inline(Headers headers, boolean isKey, byte[] bytes) {
     if (headers != null) {
-      ClaimCheckHeaders.unmark(headers, isKey);
+      Markers.unmark(headers, isKey);
     }
     return bytes;
   }
 
   /** Returns the encoded {@code ref}, marking {@code headers} (if any) as carrying one. */
-  static byte[] ref(Headers headers, boolean isKey, ClaimRef ref) {
+  public static byte[] ref(Headers headers, boolean isKey, ClaimRef ref) {
     if (headers != null) {
-      ClaimCheckHeaders.mark(headers, isKey, ref.version());
+      Markers.mark(headers, isKey, ref.version());
     }
     return RefCodec.encode(ref);
   }

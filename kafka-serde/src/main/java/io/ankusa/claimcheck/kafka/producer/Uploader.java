@@ -1,7 +1,9 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.producer;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.kafka.ClaimCheckException;
+import io.ankusa.claimcheck.kafka.internal.ClaimEmit;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.time.Ticker;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,5 +1,6 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.producer;
 
+import io.ankusa.claimcheck.kafka.internal.SerdeMetrics;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,7 +45,7 @@ final class ProducerMetrics implements AutoCloseable {
           all.putAll(extra);
           metrics.addMetric(
               metrics.metricName(name, GROUP, doc, all),
-              (Measurable) (config, now) -> counter.sum());
+              (Measurable) (config, now) -> counter.getAsLong());
         });
     gauge("claimcheck-packs-total", "Check-in requests made (one pack each).", packs::sum);
     gauge(

@@ -1,19 +1,14 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.producer;
 
-import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
-import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
-
-import java.util.HashMap;
+import io.ankusa.claimcheck.kafka.ClaimCheckSerdeConfig;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigDef.Range;
-import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
- * The settings a {@link ClaimCheckProducer} reads: its own {@code claimcheck.write.*} keys and the
+ * The settings a {@link ClaimCheckProducer} reads: its own {@code claimcheck.write.*} keys (defined
+ * and validated by {@link ClaimCheckSerdeConfig}, which knows every key of the module) and the
  * Kafka producer keys that decide blocking, ordering and failure rules; immutable and thread-safe.
  * Built once, validated at once ({@link ConfigException} naming the key).
  */
@@ -27,65 +22,23 @@ record ProducerSettings(
     boolean transactional,
     boolean keyedPartitioning) {
 
-  static final long DEFAULT_BUFFER_BYTES = 64L << 20;
-  static final int DEFAULT_MAX_INFLIGHT = 16;
   static final long DEFAULT_MAX_BLOCK_MS = 60_000L;
 
-  /** Adds the producer's keys to {@code def} (so the serde config knows them too). */
-  static ConfigDef define(ConfigDef def) {
-    return def.define(
-            ClaimCheckProducer.WRITE_BUFFER_BYTES,
-            Type.LONG,
-            DEFAULT_BUFFER_BYTES,
-            Range.atLeast(1),
-            MEDIUM,
-            "ClaimCheckProducer: the most value bytes waiting for their check-in; a send that "
-                + "finds no room blocks up to max.block.ms, then fails with a TimeoutException.")
-        .define(
-            ClaimCheckProducer.WRITE_MAX_INFLIGHT,
-            Type.INT,
-            DEFAULT_MAX_INFLIGHT,
-            Range.between(1, 1024),
-            MEDIUM,
-            "ClaimCheckProducer: how many check-ins (uploads) run at once.")
-        .define(
-            ClaimCheckProducer.WRITE_PACK_MAX_CLAIMS,
-            Type.INT,
-            1,
-            Range.between(1, 1000),
-            LOW,
-            "ClaimCheckProducer: up to this many values waiting together are checked in as one "
-                + "pack (one PUT); 1 writes one pack per value.")
-        .define(
-            ClaimCheckProducer.WRITE_PACK_MAX_BYTES,
-            Type.LONG,
-            8L << 20,
-            Range.atLeast(1),
-            LOW,
-            "ClaimCheckProducer: a pack of several values stops growing at this many bytes.");
-  }
-
-  private static final ConfigDef OWN = define(new ConfigDef());
-
-  /** Reads {@code configs} (a whole producer config map, or just the claim-check keys). */
-  static ProducerSettings from(Map<String, ?> configs) {
-    Map<String, Object> own = new HashMap<>();
-    for (String key : OWN.names()) {
-      if (configs.containsKey(key)) {
-        own.put(key, configs.get(key));
-      }
-    }
-    Map<String, Object> v = OWN.parse(own);
+  /**
+   * Reads the producer's own keys from {@code serde} (validated there) and the Kafka producer keys
+   * from {@code configs} (a whole producer config map, or just the claim-check keys).
+   */
+  static ProducerSettings from(ClaimCheckSerdeConfig serde, Map<String, ?> configs) {
     long maxBlock = number(configs, ProducerConfig.MAX_BLOCK_MS_CONFIG, DEFAULT_MAX_BLOCK_MS);
     if (maxBlock < 0) {
       throw new ConfigException(ProducerConfig.MAX_BLOCK_MS_CONFIG, maxBlock, "must be at least 0");
     }
     boolean transactional = configs.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG) != null;
     return new ProducerSettings(
-        (Long) v.get(ClaimCheckProducer.WRITE_BUFFER_BYTES),
-        (Integer) v.get(ClaimCheckProducer.WRITE_MAX_INFLIGHT),
-        (Integer) v.get(ClaimCheckProducer.WRITE_PACK_MAX_CLAIMS),
-        (Long) v.get(ClaimCheckProducer.WRITE_PACK_MAX_BYTES),
+        serde.writeBufferBytes(),
+        serde.writeMaxInflight(),
+        serde.writePackMaxClaims(),
+        serde.writePackMaxBytes(),
         maxBlock,
         idempotent(configs, transactional),
         transactional,

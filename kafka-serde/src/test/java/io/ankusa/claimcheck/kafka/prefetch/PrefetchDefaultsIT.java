@@ -1,8 +1,12 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.prefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.kafka.ClaimCheckClientSupplier;
+import io.ankusa.claimcheck.kafka.ClaimCheckDeserializer;
+import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
+import io.ankusa.claimcheck.kafka.ClaimCheckSerde;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
@@ -141,7 +145,7 @@ class PrefetchDefaultsIT {
     int seen = 0;
     int largestPoll = 0;
     long start = System.nanoTime();
-    PrefetchingConsumer.Stats stats;
+    PrefetchStats stats;
     try (PrefetchingConsumer consumer =
             new PrefetchingConsumer(
                 new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer()),

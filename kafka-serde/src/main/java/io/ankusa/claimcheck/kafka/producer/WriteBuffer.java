@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.producer;
 
 import io.ankusa.claimcheck.time.Ticker;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.kafka;
+package io.ankusa.claimcheck.kafka.prefetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.ReaderAccess;
+import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
@@ -134,7 +135,7 @@ class PrefetchWindowTest {
         assertThat(store.count(Op.GET)).isEqualTo(Math.min(500, 21 + i));
       }
       assertThat(store.count(Op.GET)).isEqualTo(refs.size());
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(500, 500, 0, 0, 0, 0));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchStats(500, 500, 0, 0, 0, 0));
       assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isZero();
     }
   }
@@ -182,7 +183,7 @@ class PrefetchWindowTest {
       consumer.poll(Duration.ZERO); // nothing polled: the poll still settles what is due
       assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isZero();
       assertThat(store.count(Op.GET)).isEqualTo(3);
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(3, 3, 0, 2, 0, 3));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchStats(3, 3, 0, 2, 0, 3));
     }
   }
 
@@ -200,7 +201,7 @@ class PrefetchWindowTest {
       assertThat(redeem(deserializer, refs.get(1))).isEqualTo(random(1000, 1));
       assertThat(consumer.awaitPrefetch(WAIT)).isTrue();
       assertThat(store.count(Op.GET)).isEqualTo(3);
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(2, 2, 0, 1, 0, 0));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchStats(2, 2, 0, 1, 0, 0));
     }
   }
 
@@ -257,7 +258,7 @@ class PrefetchWindowTest {
       assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isEqualTo(2_000);
       consumer.close();
       assertThat(ReaderAccess.of(deserializer).pinnedBytes()).isZero();
-      assertThat(consumer.stats()).isEqualTo(new PrefetchingConsumer.Stats(2, 2, 0, 2, 0, 2));
+      assertThat(consumer.stats()).isEqualTo(new PrefetchStats(2, 2, 0, 2, 0, 2));
     }
   }
 
