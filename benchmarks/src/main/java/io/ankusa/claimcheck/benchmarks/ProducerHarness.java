@@ -2,9 +2,9 @@ package io.ankusa.claimcheck.benchmarks;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
-import io.ankusa.claimcheck.kafka.ClaimCheckProducer;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
-import io.ankusa.claimcheck.kafka.PrefetchingConsumer;
+import io.ankusa.claimcheck.kafka.prefetch.PrefetchingConsumer;
+import io.ankusa.claimcheck.kafka.producer.ClaimCheckProducer;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
