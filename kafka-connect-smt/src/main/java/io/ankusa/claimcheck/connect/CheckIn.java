@@ -24,6 +24,7 @@ import org.apache.kafka.connect.transforms.Transformation;
 public abstract class CheckIn<R extends ConnectRecord<R>> extends FieldTransform<R>
     implements Transformation<R> {
 
+  /** What this transform does, as Connect shows it (the plugin's overview). */
   public static final String OVERVIEW_DOC =
       "Checks large keys or values in to S3-compatible claim stores and replaces them with a small"
           + " claim-check ref (marked with the header "
@@ -89,6 +90,7 @@ public abstract class CheckIn<R extends ConnectRecord<R>> extends FieldTransform
    */
   public static class Key<R extends ConnectRecord<R>> extends CheckIn<R> {
 
+    /** The transform of the record key, as a worker instantiates it by class name. */
     public Key() {
       this(Ticker.system());
     }
@@ -101,6 +103,7 @@ public abstract class CheckIn<R extends ConnectRecord<R>> extends FieldTransform
   /** Checks large record values in. */
   public static class Value<R extends ConnectRecord<R>> extends CheckIn<R> {
 
+    /** The transform of the record value, as a worker instantiates it by class name. */
     public Value() {
       this(Ticker.system());
     }

@@ -27,6 +27,7 @@ import org.apache.kafka.connect.transforms.Transformation;
 public abstract class Redeem<R extends ConnectRecord<R>> extends FieldTransform<R>
     implements Transformation<R> {
 
+  /** What this transform does, as Connect shows it (the plugin's overview). */
   public static final String OVERVIEW_DOC =
       "Redeems claim-check refs written by ClaimCheckSerializer or CheckIn: reads the claimed bytes"
           + " back from the claim stores (verified against the ref's length and checksum) and"
@@ -114,6 +115,7 @@ public abstract class Redeem<R extends ConnectRecord<R>> extends FieldTransform<
   /** Redeems record keys. */
   public static class Key<R extends ConnectRecord<R>> extends Redeem<R> {
 
+    /** The transform of the record key, as a worker instantiates it by class name. */
     public Key() {
       this(Ticker.system());
     }
@@ -126,6 +128,7 @@ public abstract class Redeem<R extends ConnectRecord<R>> extends FieldTransform<
   /** Redeems record values. */
   public static class Value<R extends ConnectRecord<R>> extends Redeem<R> {
 
+    /** The transform of the record value, as a worker instantiates it by class name. */
     public Value() {
       this(Ticker.system());
     }

@@ -225,7 +225,7 @@ public final class ClaimCheckSerdeConfig {
 
   /** The inner serde class for keys ({@code isKey}) or values. */
   @SuppressWarnings("unchecked")
-  public Class<? extends Serde<?>> serdeClass(boolean isKey) {
+  Class<? extends Serde<?>> serdeClass(boolean isKey) {
     return (Class<? extends Serde<?>>) values.get(isKey ? KEY_SERDE : VALUE_SERDE);
   }
 
@@ -241,7 +241,7 @@ public final class ClaimCheckSerdeConfig {
    * Whether the Streams handler continues past a final failure: the configured choice, else whether
    * a dead-letter queue is configured.
    */
-  public boolean continueOnFinalFailure(boolean deadLetterQueueConfigured) {
+  boolean continueOnFinalFailure(boolean deadLetterQueueConfigured) {
     String v = (String) values.get(STREAMS_FINAL_FAILURE);
     return v == null ? deadLetterQueueConfigured : v.trim().equalsIgnoreCase("continue");
   }
@@ -267,12 +267,12 @@ public final class ClaimCheckSerdeConfig {
   }
 
   /** The consumer's {@code max.poll.interval.ms} (default 300000). */
-  public long maxPollIntervalMs() {
+  long maxPollIntervalMs() {
     return maxPollIntervalMs;
   }
 
   /** The consumer's {@code max.poll.records}, resolved as Streams does; default 500. */
-  public int maxPollRecords() {
+  int maxPollRecords() {
     return maxPollRecords;
   }
 }
