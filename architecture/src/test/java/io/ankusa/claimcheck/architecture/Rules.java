@@ -52,6 +52,8 @@ final class Rules {
         .definedBy(ROOT + ".connect..")
         .layer("CLI")
         .definedBy(ROOT + ".cli..")
+        .layer("Gateway")
+        .definedBy(ROOT + ".gateway..")
         .layer("Core")
         .definedBy(
             ROOT,
@@ -67,7 +69,9 @@ final class Rules {
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("CLI")
         .mayNotBeAccessedByAnyLayer()
-        .as("layers: Serde, Connect, CLI apart, over core");
+        .whereLayer("Gateway")
+        .mayNotBeAccessedByAnyLayer()
+        .as("layers: Serde, Connect, CLI, Gateway apart, over core");
   }
 
   /** Each of our packages is a slice: no package cycle. */
@@ -115,6 +119,20 @@ final class Rules {
         .dependOnClassesThat()
         .resideInAPackage("io.micrometer..")
         .as("only " + ROOT + ".internal.telemetry depends on Micrometer");
+  }
+
+  /**
+   * In the gateway (an application owning its Prometheus registry) only {@code gateway.metrics}
+   * names Micrometer; the rest hands the registry on as an Object.
+   */
+  static ArchRule micrometerOnlyInGatewayMetrics() {
+    return noClasses()
+        .that()
+        .resideOutsideOfPackage(ROOT + ".gateway.metrics..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.micrometer..")
+        .as("in the gateway only " + ROOT + ".gateway.metrics depends on Micrometer");
   }
 
   /** Only Kafka's public API: the jars load on kafka-clients 3.7 to 4.4. */

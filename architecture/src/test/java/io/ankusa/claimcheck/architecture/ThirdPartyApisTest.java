@@ -20,11 +20,22 @@ class ThirdPartyApisTest {
   }
 
   @Test
+  void theGatewayUsesMicrometerOnlyInItsMetricsPackageAndNoAwsSdk() {
+    Rules.micrometerOnlyInGatewayMetrics().check(Modules.GATEWAY.classes());
+    Rules.awsSdkOnlyInStoreS3().check(Modules.GATEWAY.classes());
+  }
+
+  @Test
   void noKafkaInternals() {
     Rules.noKafkaInternals()
         .check(
             Modules.of(
-                Modules.CORE, Modules.SERDE, Modules.CONNECT, Modules.CLI, Modules.EXAMPLES));
+                Modules.CORE,
+                Modules.SERDE,
+                Modules.CONNECT,
+                Modules.CLI,
+                Modules.GATEWAY,
+                Modules.EXAMPLES));
   }
 
   private static com.tngtech.archunit.core.domain.JavaClasses library() {
