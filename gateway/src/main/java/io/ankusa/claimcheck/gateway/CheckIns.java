@@ -16,7 +16,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 
 /**
@@ -78,7 +77,7 @@ final class CheckIns implements AutoCloseable {
               400, "BAD_REQUEST", "an empty payload is never checked in", grant.tenant(), null));
       return;
     }
-    Content.Source.asByteArrayAsync(x.request(), writeMaxBytes)
+    BoundedBody.read(x.request(), writeMaxBytes, declared)
         .whenComplete(
             (bytes, error) -> {
               if (error != null) {
@@ -174,7 +173,7 @@ final class CheckIns implements AutoCloseable {
   private Problem tooLargeOrBroken(Grant grant, Throwable error) {
     Throwable e =
         error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (e instanceof IllegalArgumentException || String.valueOf(e.getMessage()).contains("max")) {
+    if (e instanceof BoundedBody.TooLarge) {
       return tooLarge(grant, "more bytes");
     }
     return new Problem(

@@ -275,6 +275,47 @@ class GatewayIT {
   }
 
   @Test
+  void aRefOfANewerVersionIsRetriableNotBad() throws Exception {
+    byte[] ref = RefCodec.encode(ref(checkIn(random(64), "")));
+    byte[] newer = ref.clone();
+    newer[4] = 9; // version 9, frame intact
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    crc.update(newer, 0, newer.length - 4);
+    java.nio.ByteBuffer.wrap(newer).putInt(newer.length - 4, (int) crc.getValue());
+    String path = "/v1/claims/" + Base64.getUrlEncoder().withoutPadding().encodeToString(newer);
+    HttpResponse<byte[]> r = send(http, get(gateway, path, TOKEN_A));
+    assertThat(r.statusCode()).as(problem(r)).isEqualTo(503);
+    assertThat(r.headers().firstValue("Retry-After")).isPresent();
+    assertThat(problem(r)).contains("UNKNOWN_VERSION");
+  }
+
+  @Test
+  void aChunkedUploadPastTheWriteLimitIs413() throws Exception {
+    byte[] big = random(450_000);
+    HttpResponse<byte[]> r =
+        send(
+            http,
+            java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.uri() + "/v1/claims"))
+                .header("Authorization", "Bearer " + TOKEN_A)
+                .POST(
+                    HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new java.io.ByteArrayInputStream(big))));
+    assertThat(r.statusCode()).isEqualTo(413);
+    byte[] ok = random(150_000);
+    HttpResponse<byte[]> chunkedOk =
+        send(
+            http,
+            java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.uri() + "/v1/claims"))
+                .header("Authorization", "Bearer " + TOKEN_A)
+                .POST(
+                    HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new java.io.ByteArrayInputStream(ok))));
+    assertThat(chunkedOk.statusCode()).isEqualTo(201);
+    String b64 = new String(chunkedOk.body(), StandardCharsets.US_ASCII);
+    assertThat(send(http, get(gateway, "/v1/claims/" + b64, TOKEN_A)).body()).isEqualTo(ok);
+  }
+
+  @Test
   void aTokenOfTenantBCanNeitherReadNorWriteTenantAsClaims() throws Exception {
     String b64 = checkIn(random(777), "");
     proxy.resetCounts();
