@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 
@@ -27,7 +28,7 @@ import org.eclipse.jetty.server.Request;
  * all share the process's one store set and reader. The body is read whole, bounded by {@code
  * claimcheck.write.max.bytes} (413 past it, from the declared length before reading, or while
  * reading a chunked body): streaming multipart check-in is not built yet. The check-in blocks a
- * thread of {@code executor} up to the write deadline.
+ * thread of {@code executor} up to the write deadline; when none is free the answer is 503.
  */
 final class CheckIns implements AutoCloseable {
 
@@ -91,7 +92,17 @@ final class CheckIns implements AutoCloseable {
                         grant.tenant(),
                         null));
               } else {
-                executor.execute(() -> store(x, grant, codec, bytes));
+                try {
+                  executor.execute(() -> store(x, grant, codec, bytes));
+                } catch (RejectedExecutionException full) {
+                  x.problem(
+                      new Problem(
+                          503,
+                          "UNAVAILABLE",
+                          "overloaded: every check-in thread is busy",
+                          grant.tenant(),
+                          null));
+                }
               }
             });
   }

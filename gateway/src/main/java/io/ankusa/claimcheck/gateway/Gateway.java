@@ -9,6 +9,8 @@ import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.config.ConfigException;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -38,6 +40,7 @@ public final class Gateway implements AutoCloseable {
   private final CheckIns checkIns;
   private final Readiness readiness;
   private final ScheduledExecutorService timer;
+  private final ThreadPoolExecutor checkInPool;
   private final Server server;
   private final ServerConnector connector;
 
@@ -63,7 +66,21 @@ public final class Gateway implements AutoCloseable {
     pool.setName("claimcheck-gateway");
     this.server = new Server(pool);
     this.cc = ClaimCheck.open(config.library(), metrics.registry(), Ticker.system());
-    this.checkIns = new CheckIns(config.library(), metrics.registry(), Ticker.system(), pool);
+    this.checkInPool =
+        new ThreadPoolExecutor(
+            config.checkInThreads(),
+            config.checkInThreads(),
+            30,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "claimcheck-gateway-checkin");
+              t.setDaemon(true);
+              return t;
+            });
+    checkInPool.allowCoreThreadTimeOut(true);
+    this.checkIns =
+        new CheckIns(config.library(), metrics.registry(), Ticker.system(), checkInPool);
     this.readiness = new Readiness(cc, timer);
 
     HttpConfiguration http = new HttpConfiguration();
@@ -149,6 +166,7 @@ public final class Gateway implements AutoCloseable {
       // stopping is best effort: the claim checks still close
     }
     timer.shutdownNow();
+    checkInPool.shutdownNow();
     checkIns.close();
     cc.close();
     metrics.close();

@@ -35,6 +35,7 @@ public final class GatewayConfig extends AbstractConfig {
   public static final String MAX_HEADER_BYTES = "gateway.max.header.bytes";
   public static final String THREADS_MAX = "gateway.threads.max";
   public static final String RETRY_AFTER_S = "gateway.retry.after.seconds";
+  public static final String CHECKIN_THREADS = "gateway.checkin.threads";
 
   /** The gateway's own keys. */
   static final ConfigDef GATEWAY_DEF = define(new ConfigDef());
@@ -139,6 +140,10 @@ public final class GatewayConfig extends AbstractConfig {
     return getInt(THREADS_MAX);
   }
 
+  public int checkInThreads() {
+    return getInt(CHECKIN_THREADS);
+  }
+
   public int retryAfterSeconds() {
     return getInt(RETRY_AFTER_S);
   }
@@ -219,7 +224,17 @@ public final class GatewayConfig extends AbstractConfig {
             Range.between(8, 10_000),
             LOW,
             "The most threads of the HTTP server's pool. Redeems do not hold a thread while they"
-                + " wait for a store; check-ins do, up to the write deadline.")
+                + " wait for a store; check-ins run on their own threads ("
+                + "gateway.checkin.threads).")
+        .define(
+            CHECKIN_THREADS,
+            Type.INT,
+            16,
+            Range.between(1, 10_000),
+            LOW,
+            "How many check-ins run at once, each holding a thread of its own up to the write"
+                + " deadline (a store that hangs on writes cannot take the server's threads);"
+                + " past it a check-in is answered 503 + Retry-After.")
         .define(
             RETRY_AFTER_S,
             Type.INT,

@@ -440,6 +440,34 @@ class GatewayIT {
   }
 
   @Test
+  void aStoreHungOnWritesTakesTheCheckInThreadsNotTheServers() throws Exception {
+    Map<String, Object> m = TestGateways.config(proxy, bucket, tokens);
+    m.put("gateway.checkin.threads", "1");
+    m.put("claimcheck.store.op.deadline.ms", "3000");
+    try (Gateway small = Gateway.start(m)) {
+      TestGateways.awaitReady(small);
+      proxy.inject(io.ankusa.claimcheck.testkit.Fault.hang(Duration.ofSeconds(60)), "PUT");
+      CompletableFuture<HttpResponse<byte[]>> first =
+          http.sendAsync(
+              post(small, "/v1/claims", TOKEN_A, random(500))
+                  .timeout(Duration.ofSeconds(60))
+                  .build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+      long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (proxy.inFlight() == 0 && System.nanoTime() < end) {
+        Thread.sleep(20);
+      }
+      assertThat(proxy.inFlight()).as("the first check-in reached the hung store").isPositive();
+      HttpResponse<byte[]> second = send(http, post(small, "/v1/claims", TOKEN_A, random(501)));
+      assertThat(second.statusCode()).isEqualTo(503);
+      assertThat(second.headers().firstValue("Retry-After")).isPresent();
+      assertThat(send(http, get(small, "/health/live", null)).statusCode()).isEqualTo(200);
+      HttpResponse<byte[]> failed = first.join();
+      assertThat(failed.statusCode()).as("a write that got no answer is retriable").isEqualTo(503);
+    }
+  }
+
+  @Test
   void metricsAndHealth() throws Exception {
     String b64 = checkIn(random(2222), "");
     send(http, get(gateway, "/v1/claims/" + b64, TOKEN_A));
