@@ -133,6 +133,51 @@ class GatewayTransportIT {
     }
   }
 
+  @Test
+  void aClientThatStopsReadingMidBodyIsCutAtTheIdleTimeoutAndGivesItsPermitBack() throws Exception {
+    Map<String, Object> m = TestGateways.config(proxy, bucket, TestGateways.tokens(dir));
+    m.put("gateway.idle.timeout.ms", "3000");
+    m.put("claimcheck.max.concurrent.reads", "1");
+    try (Gateway g = Gateway.start(m)) {
+      HttpClient http = HttpClient.newHttpClient();
+      byte[] big = new byte[12 << 20]; // more than loopback's socket buffers hold
+      new Random(5).nextBytes(big);
+      HttpResponse<byte[]> posted =
+          TestGateways.send(http, TestGateways.post(g, "/v1/claims", TOKEN_A, big));
+      assertThat(posted.statusCode()).isEqualTo(201);
+      String b64 = new String(posted.body(), StandardCharsets.US_ASCII);
+      try (Socket s = new Socket("127.0.0.1", g.uri().getPort())) {
+        s.setReceiveBufferSize(4096);
+        s.getOutputStream()
+            .write(
+                ("GET /v1/claims/"
+                        + b64
+                        + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                        + TOKEN_A
+                        + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+        byte[] first = new byte[64];
+        assertThat(s.getInputStream().read(first)).as("the answer started").isPositive();
+        // ... and the client reads no more. The gateway's write stalls, holding its permit...
+        io.ankusa.claimcheck.RequestPermit held = g.claimCheck().admitRequest();
+        assertThat(held).as("the stalled answer holds the gate's one permit").isNull();
+        // ... until the idle timeout cuts the connection.
+        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        io.ankusa.claimcheck.RequestPermit p;
+        while ((p = g.claimCheck().admitRequest()) == null && System.nanoTime() < end) {
+          Thread.sleep(100);
+        }
+        assertThat(p).as("the stalled answer gave its gate permit back").isNotNull();
+        p.close();
+      }
+      HttpResponse<byte[]> again =
+          TestGateways.send(http, TestGateways.get(g, "/v1/claims/" + b64, TOKEN_A));
+      assertThat(again.statusCode()).isEqualTo(200);
+      assertThat(again.body()).isEqualTo(big);
+    }
+  }
+
   /** Sends {@code request} on a fresh connection and returns the answer's status. */
   private static int rawStatus(int port, String request) throws Exception {
     try (Socket s = new Socket("127.0.0.1", port)) {
