@@ -3,6 +3,7 @@ package io.ankusa.claimcheck;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.BlockingRedeem;
 import io.ankusa.claimcheck.internal.Engine;
+import io.ankusa.claimcheck.internal.RequestPermits;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.time.Ticker;
 import java.util.List;
@@ -90,6 +91,16 @@ public interface ClaimCheck extends AutoCloseable {
    */
   default Prefetch prefetch(ClaimRef ref, Runnable onRead) {
     return null;
+  }
+
+  /**
+   * Counts one request at the process's request gate ({@code claimcheck.max.concurrent.reads}, the
+   * gate {@link #redeemBlocking} uses) and returns its permit, which any thread may close; or null
+   * when the gate is full, so a server answers "overloaded" before it decodes or locates anything.
+   * Never blocks; with the gate unbounded every request is admitted.
+   */
+  default RequestPermit admitRequest() {
+    return RequestPermits.admit(this);
   }
 
   /** Whether refs of {@code tenant} may be redeemed here ({@code claimcheck.tenants.allowed}). */

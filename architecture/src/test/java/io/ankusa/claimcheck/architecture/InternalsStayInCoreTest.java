@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The surfaces use core's facade, not its internals, and keep to their layers: no class of the
- * collector, the serde, Connect, the CLI or the examples depends on {@code
+ * collector, the serde, Connect, the CLI, the gateway or the examples depends on {@code
  * io.ankusa.claimcheck.internal..}.
  */
 class InternalsStayInCoreTest {
@@ -14,7 +14,12 @@ class InternalsStayInCoreTest {
     Rules.noInternalsOutsideCore()
         .check(
             Modules.of(
-                Modules.COLLECTOR, Modules.SERDE, Modules.CONNECT, Modules.CLI, Modules.EXAMPLES));
+                Modules.COLLECTOR,
+                Modules.SERDE,
+                Modules.CONNECT,
+                Modules.CLI,
+                Modules.GATEWAY,
+                Modules.EXAMPLES));
   }
 
   @Test
@@ -22,6 +27,11 @@ class InternalsStayInCoreTest {
     Rules.layers()
         .check(
             Modules.of(
-                Modules.CORE, Modules.COLLECTOR, Modules.SERDE, Modules.CONNECT, Modules.CLI));
+                Modules.CORE,
+                Modules.COLLECTOR,
+                Modules.SERDE,
+                Modules.CONNECT,
+                Modules.CLI,
+                Modules.GATEWAY));
   }
 }

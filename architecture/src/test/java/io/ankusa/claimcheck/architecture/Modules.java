@@ -31,6 +31,7 @@ enum Modules {
   SERDE("io.ankusa.claimcheck.kafka.ClaimCheckSerializer"),
   CONNECT("io.ankusa.claimcheck.connect.CheckIn"),
   CLI("io.ankusa.claimcheck.cli.ClaimCheckCli"),
+  GATEWAY("io.ankusa.claimcheck.gateway.Gateway"),
   EXAMPLES("io.ankusa.claimcheck.examples.Demo");
 
   private static final Map<Modules, JavaClasses> IMPORTED = new ConcurrentHashMap<>();

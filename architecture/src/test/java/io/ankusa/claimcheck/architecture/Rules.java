@@ -54,6 +54,8 @@ final class Rules {
         .definedBy(ROOT + ".cli..")
         .layer("Collector")
         .definedBy(ROOT + ".collect..")
+        .layer("Gateway")
+        .definedBy(ROOT + ".gateway..")
         .layer("Core")
         .definedBy(
             ROOT,
@@ -70,7 +72,11 @@ final class Rules {
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("Collector")
         .mayOnlyBeAccessedByLayers("CLI")
-        .as("layers: Serde, Connect, CLI apart, over core; the collector over core, for the CLI");
+        .whereLayer("Gateway")
+        .mayNotBeAccessedByAnyLayer()
+        .as(
+            "layers: Serde, Connect, CLI, Gateway apart, over core; the collector over core, for the"
+                + " CLI");
   }
 
   /** Each of our packages is a slice: no package cycle. */
@@ -114,6 +120,20 @@ final class Rules {
         .dependOnClassesThat()
         .resideInAPackage("io.micrometer..")
         .as("only " + ROOT + ".internal.telemetry depends on Micrometer");
+  }
+
+  /**
+   * In the gateway (an application owning its Prometheus registry) only {@code gateway.metrics}
+   * names Micrometer; the rest hands the registry on as an Object.
+   */
+  static ArchRule micrometerOnlyInGatewayMetrics() {
+    return noClasses()
+        .that()
+        .resideOutsideOfPackage(ROOT + ".gateway.metrics..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.micrometer..")
+        .as("in the gateway only " + ROOT + ".gateway.metrics depends on Micrometer");
   }
 
   /** Only Kafka's public API: the jars load on kafka-clients 3.7 to 4.4. */

@@ -39,6 +39,22 @@ class RulesCanFailTest {
   }
 
   @Test
+  void theGatewaysRulesNameTheClassThatBreaksThem() {
+    JavaClasses fixtures =
+        Modules.withPackages(
+            List.of("io.ankusa.claimcheck.gateway.archfixture"), Modules.CORE, Modules.SERDE);
+    for (ArchRule rule :
+        List.of(
+            Rules.noInternalsOutsideCore(),
+            Rules.layers(),
+            Rules.micrometerOnlyInGatewayMetrics())) {
+      assertThat(rule.evaluate(fixtures).getFailureReport().getDetails())
+          .as(rule.getDescription())
+          .anyMatch(line -> line.contains("BadGateway"));
+    }
+  }
+
+  @Test
   void theLayersSeeOneSurfaceUsingAnother() {
     assertThat(Rules.layers().evaluate(FIXTURES).getFailureReport().getDetails())
         .anyMatch(line -> line.contains("BadSmt") && line.contains("ClaimCheckSerializer"));

@@ -20,6 +20,12 @@ class ThirdPartyApisTest {
   }
 
   @Test
+  void theGatewayUsesMicrometerOnlyInItsMetricsPackageAndNoAwsSdk() {
+    Rules.micrometerOnlyInGatewayMetrics().check(Modules.GATEWAY.classes());
+    Rules.awsSdkOnlyInStoreS3().check(Modules.GATEWAY.classes());
+  }
+
+  @Test
   void noKafkaInternals() {
     Rules.noKafkaInternals()
         .check(
@@ -29,6 +35,7 @@ class ThirdPartyApisTest {
                 Modules.SERDE,
                 Modules.CONNECT,
                 Modules.CLI,
+                Modules.GATEWAY,
                 Modules.EXAMPLES));
   }
 

@@ -27,14 +27,22 @@ class ConfigurationReferenceTest {
 
   private static final Path PAGE = Path.of("..", "docs", "configuration.md");
 
+  /** Where the gateway's section begins: the gateway module's own test generates it. */
+  static final String GATEWAY_SECTION = "## Gateway only";
+
   @Test
   void theCommittedReferenceMatchesTheConfigDefs() throws IOException {
     String generated = render();
+    String page = Files.exists(PAGE) ? Files.readString(PAGE, StandardCharsets.UTF_8) : "";
+    int gateway = page.indexOf(GATEWAY_SECTION);
+    String ours = gateway < 0 ? page : page.substring(0, gateway);
     if (Boolean.getBoolean("docs.write")) {
-      Files.writeString(PAGE, generated, StandardCharsets.UTF_8);
+      Files.writeString(
+          PAGE, generated + (gateway < 0 ? "" : page.substring(gateway)), StandardCharsets.UTF_8);
+      ours = generated;
     }
     assertThat(Files.exists(PAGE)).as("%s exists", PAGE).isTrue();
-    assertThat(Files.readString(PAGE, StandardCharsets.UTF_8))
+    assertThat(ours)
         .as("docs/configuration.md is stale: regenerate it (see this test's javadoc)")
         .isEqualTo(generated);
   }

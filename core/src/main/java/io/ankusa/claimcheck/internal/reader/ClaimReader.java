@@ -63,6 +63,18 @@ public interface ClaimReader extends AutoCloseable {
   /** Gives back one permit {@link #admit()} counted for the calling thread; else does nothing. */
   void release();
 
+  /**
+   * Like {@link #admit()}, but the permit belongs to no thread: {@link #releaseUnowned()} from any
+   * thread gives it back, and it is never reclaimed (its holder must release it). A reader without
+   * a gate admits everything.
+   */
+  default boolean admitUnowned() {
+    return true;
+  }
+
+  /** Gives back one permit {@link #admitUnowned()} counted. */
+  default void releaseUnowned() {}
+
   /** Returns how many permits the request gate counts now. */
   int admitted();
 

@@ -171,6 +171,16 @@ final class DefaultClaimReader implements ClaimReader {
   }
 
   @Override
+  public boolean admitUnowned() {
+    return closed || gate.admitUnowned();
+  }
+
+  @Override
+  public void releaseUnowned() {
+    gate.releaseUnowned();
+  }
+
+  @Override
   public int admitted() {
     return gate.admitted();
   }

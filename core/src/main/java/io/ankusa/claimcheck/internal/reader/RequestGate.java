@@ -36,6 +36,25 @@ final class RequestGate {
     if (max == 0) {
       return true;
     }
+    if (!count()) {
+      return false;
+    }
+    holder().held++;
+    return true;
+  }
+
+  /** Counts one permit owned by no thread (never reclaimed: its holder releases it). */
+  boolean admitUnowned() {
+    return max == 0 || count();
+  }
+
+  void releaseUnowned() {
+    if (max != 0) {
+      admitted.decrementAndGet();
+    }
+  }
+
+  private boolean count() {
     int n;
     do {
       n = admitted.get();
@@ -43,7 +62,6 @@ final class RequestGate {
         return false;
       }
     } while (!admitted.compareAndSet(n, n + 1));
-    holder().held++;
     return true;
   }
 

@@ -1,0 +1,182 @@
+package io.ankusa.claimcheck.gateway;
+
+import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.RequestPermit;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.gateway.metrics.GatewayMetrics;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.MalformedRefException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Routes the gateway's requests (a Jetty 12 core handler, no servlets); thread-safe.
+ *
+ * <p>Every {@code /v1/} request first takes a permit of the process's request gate ({@code
+ * claimcheck.max.concurrent.reads}, cache hits included): past it the answer is {@code 503} +
+ * {@code Retry-After} before anything else is looked at — no token check, no ref decode, no store
+ * request. Then the bearer token (401), then the route. The permit is given back when the answer
+ * has been sent.
+ */
+final class GatewayHandler extends Handler.Abstract {
+
+  static final String DEADLINE_HEADER = "X-Claimcheck-Deadline-Ms";
+  static final String CLAIMS = "/v1/claims";
+  static final String REFS = "/v1/refs/";
+
+  private final ClaimCheck cc;
+  private final Tokens tokens;
+  private final GatewayMetrics metrics;
+  private final Redeems redeems;
+  private final CheckIns checkIns;
+  private final Readiness readiness;
+  private final int retryAfter;
+
+  GatewayHandler(
+      ClaimCheck cc,
+      Tokens tokens,
+      GatewayMetrics metrics,
+      CheckIns checkIns,
+      Readiness readiness,
+      int retryAfter) {
+    super(InvocationType.BLOCKING);
+    this.cc = cc;
+    this.tokens = tokens;
+    this.metrics = metrics;
+    this.redeems = new Redeems(cc);
+    this.checkIns = checkIns;
+    this.readiness = readiness;
+    this.retryAfter = retryAfter;
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    String path = Request.getPathInContext(request);
+    String method = request.getMethod();
+    boolean get = method.equals("GET") || method.equals("HEAD");
+    switch (path) {
+      case "/health/live" -> {
+        text(exchange(request, response, callback, "health"), 200, "live\n", get);
+        return true;
+      }
+      case "/health/ready" -> {
+        boolean ready = readiness.ready();
+        text(
+            exchange(request, response, callback, "health"),
+            ready ? 200 : 503,
+            ready ? "ready\n" : "not ready: the stores have not answered a probe yet\n",
+            get);
+        return true;
+      }
+      case "/metrics" -> {
+        text(exchange(request, response, callback, "metrics"), 200, metrics.scrape(), get);
+        return true;
+      }
+      default -> {}
+    }
+    String route;
+    if (path.equals(CLAIMS)) {
+      route = "check_in";
+    } else if (path.startsWith(CLAIMS + "/")) {
+      route = "claims";
+    } else if (path.startsWith(REFS)) {
+      route = "refs";
+    } else {
+      exchange(request, response, callback, "other")
+          .problem(Problem.of(404, "NO_ROUTE", "no such route; see docs/gateway.md"));
+      return true;
+    }
+    Exchange x = exchange(request, response, callback, route);
+    boolean allowed = route.equals("check_in") ? method.equals("POST") : get;
+    if (!allowed) {
+      response.getHeaders().put(HttpHeader.ALLOW, route.equals("check_in") ? "POST" : "GET, HEAD");
+      x.problem(Problem.of(405, "METHOD_NOT_ALLOWED", method + " is not served on " + route));
+      return true;
+    }
+    RequestPermit permit = cc.admitRequest();
+    if (permit == null) {
+      x.problem(
+          Problem.of(
+              503,
+              "UNAVAILABLE",
+              "overloaded: "
+                  + ClaimCheckConfig.MAX_CONCURRENT_READS
+                  + " requests are already being served"));
+      return true;
+    }
+    x.onDone(permit::close);
+    try {
+      route(x, route, path);
+    } catch (RuntimeException e) {
+      x.problem(Problem.of(503, "UNAVAILABLE", "the gateway failed answering: " + e));
+    }
+    return true;
+  }
+
+  private void route(Exchange x, String route, String path) {
+    Grant grant = authenticate(x.header(HttpHeader.AUTHORIZATION));
+    if (grant == null) {
+      x.problem(Problem.of(401, "UNAUTHORIZED", "a valid bearer token is required"));
+      return;
+    }
+    if (route.equals("check_in")) {
+      checkIns.checkIn(x, grant);
+      return;
+    }
+    String segment = path.substring(route.equals("claims") ? CLAIMS.length() + 1 : REFS.length());
+    ClaimRef ref;
+    try {
+      ref = RefPath.decode(segment);
+    } catch (RefPath.NotBase64 e) {
+      x.problem(Problem.of(400, "BAD_REF", e.getMessage()));
+      return;
+    } catch (MalformedRefException e) {
+      x.problem(
+          e.needsNewerReader()
+              ? Problem.of(503, "UNAVAILABLE", "written by a newer library: " + e.getMessage())
+              : Problem.of(400, "BAD_REF", e.getMessage()));
+      return;
+    }
+    if (route.equals("claims")) {
+      redeems.claim(x, grant, ref);
+    } else {
+      redeems.describe(x, grant, ref);
+    }
+  }
+
+  private Grant authenticate(String authorization) {
+    if (authorization == null || authorization.length() > 4096) {
+      return null;
+    }
+    String a = authorization.strip();
+    if (a.length() < 8 || !a.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return null;
+    }
+    String token = a.substring(7).strip();
+    return token.isEmpty() ? null : tokens.lookup(token);
+  }
+
+  private Exchange exchange(Request req, Response resp, Callback cb, String route) {
+    return new Exchange(req, resp, cb, metrics, route, retryAfter);
+  }
+
+  private static void text(Exchange x, int status, String body, boolean get) {
+    if (!get) {
+      x.response().getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
+      x.problem(Problem.of(405, "METHOD_NOT_ALLOWED", "only GET and HEAD"));
+      return;
+    }
+    byte[] b = body.getBytes(StandardCharsets.UTF_8);
+    x.response()
+        .getHeaders()
+        .put(HttpHeader.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+    x.response().getHeaders().put(HttpHeader.CONTENT_LENGTH, Long.toString(b.length));
+    x.response().getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    x.answer(status, x.isHead() ? null : ByteBuffer.wrap(b), 0);
+  }
+}

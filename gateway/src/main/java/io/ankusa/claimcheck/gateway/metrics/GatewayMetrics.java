@@ -1,0 +1,51 @@
+package io.ankusa.claimcheck.gateway.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * The gateway's Prometheus registry: the library's telemetry (the reader's limit, inflight and
+ * queued per store, breakers, check-ins) and the gateway's own requests by route and status and
+ * bytes served; thread-safe. The only gateway class naming Micrometer.
+ */
+public final class GatewayMetrics {
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+  /** The registry, for {@code ClaimCheck.open(config, registry, ticker)}. */
+  public Object registry() {
+    return registry;
+  }
+
+  /** Counts one answered request of {@code route} with {@code status}. */
+  public void request(String route, int status) {
+    Counter.builder("claimcheck.gateway.requests")
+        .description("HTTP requests answered, by route and status")
+        .tag("route", route)
+        .tag("status", Integer.toString(status))
+        .register(registry)
+        .increment();
+  }
+
+  /** Counts {@code bytes} of claim bodies sent for {@code route}. */
+  public void served(String route, long bytes) {
+    Counter.builder("claimcheck.gateway.served.bytes")
+        .description("claim bytes sent in response bodies")
+        .baseUnit("bytes")
+        .tag("route", route)
+        .register(registry)
+        .increment(bytes);
+  }
+
+  /** The Prometheus text exposition of every meter. */
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  /** Closes the registry. */
+  public void close() {
+    registry.close();
+  }
+}
