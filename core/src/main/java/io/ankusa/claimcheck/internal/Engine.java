@@ -5,6 +5,8 @@ import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.Prefetch;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.compress.Compressor;
+import io.ankusa.claimcheck.internal.compress.PastReadLimitException;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import io.ankusa.claimcheck.internal.ref.EncodedPack;

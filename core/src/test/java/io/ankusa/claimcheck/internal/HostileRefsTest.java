@@ -6,6 +6,7 @@ import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.compress.ZstdBomb;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.internal.ref.EncodedPack;
 import io.ankusa.claimcheck.internal.ref.PackEntry;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.internal;
 
+import io.ankusa.claimcheck.internal.compress.Compressor;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.internal.ref.PackEntry;
 import io.ankusa.claimcheck.internal.ref.PackEntryInput;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck.internal.compress;
 
 /**
  * A claim whose ref does not record its uncompressed length (a version-1 ref) inflated past this
@@ -7,7 +7,7 @@ package io.ankusa.claimcheck.internal;
  * <p>Kept apart from a corrupt claim: the bytes may well be intact, and a reader with a higher
  * limit could redeem them, so the answer is {@code REFUSED} naming the key, not {@code CORRUPT}.
  */
-final class PastReadLimitException extends RuntimeException {
+public final class PastReadLimitException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 

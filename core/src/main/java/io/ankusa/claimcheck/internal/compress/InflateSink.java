@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck.internal.compress;
 
 import io.ankusa.claimcheck.internal.ref.CorruptPackException;
 import java.util.ArrayList;

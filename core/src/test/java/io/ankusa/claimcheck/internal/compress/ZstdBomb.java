@@ -1,9 +1,9 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck.internal.compress;
 
 import java.io.ByteArrayOutputStream;
 
 /** Builds zstd decompression bombs by hand: a frame of RLE blocks, 4 bytes per 128 KiB of zeros. */
-final class ZstdBomb {
+public final class ZstdBomb {
 
   private static final int BLOCK = 128 << 10;
 
@@ -13,7 +13,7 @@ final class ZstdBomb {
    * A valid zstd frame (no declared content size, no checksum) that inflates to {@code blocks} ×
    * 128 KiB of zeros; 16,785 blocks are the 67 KB that inflate to 2.2 GB.
    */
-  static byte[] frame(int blocks) {
+  public static byte[] frame(int blocks) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(6 + 4 * blocks);
     out.writeBytes(new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD}); // magic, little-endian
     out.write(0x00); // frame header descriptor: no content size, not single-segment, no checksum

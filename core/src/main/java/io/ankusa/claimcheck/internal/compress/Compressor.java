@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck.internal.compress;
 
 import com.github.luben.zstd.RecyclingBufferPool;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
@@ -42,7 +42,7 @@ import net.jpountz.xxhash.XXHashFactory;
  * two buffers of the frame's block size (at most 4 MiB each, as the BD byte's block-size code
  * allows).
  */
-final class Compressor {
+public final class Compressor {
 
   /** gzip as Kafka writes it: an 8 KiB deflater buffer, the default level. */
   private static final int GZIP_BUFFER = 8 << 10;
@@ -67,7 +67,7 @@ final class Compressor {
   private Compressor() {}
 
   /** Returns {@code raw} compressed with {@code codec} ({@code raw} itself for NONE). */
-  static byte[] compress(Codec codec, byte[] raw) {
+  public static byte[] compress(Codec codec, byte[] raw) {
     switch (codec) {
       case NONE:
         return raw;
@@ -116,7 +116,7 @@ final class Compressor {
    * @throws PastReadLimitException when {@code rawLength} is unknown and it inflates past {@code
    *     maxBytes}
    */
-  static byte[] decompress(Codec codec, byte[] stored, int rawLength, int maxBytes) {
+  public static byte[] decompress(Codec codec, byte[] stored, int rawLength, int maxBytes) {
     if (codec == Codec.NONE) {
       return stored;
     }

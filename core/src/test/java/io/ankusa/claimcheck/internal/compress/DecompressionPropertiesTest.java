@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck.internal.compress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
