@@ -2,11 +2,11 @@ package io.ankusa.claimcheck.internal;
 
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
+import io.ankusa.claimcheck.internal.pack.CorruptPackException;
+import io.ankusa.claimcheck.internal.pack.Packs;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.reader.FetchKey;
 import io.ankusa.claimcheck.internal.reader.ReadException;
-import io.ankusa.claimcheck.internal.ref.CorruptPackException;
-import io.ankusa.claimcheck.internal.ref.Packs;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.time.Ticker;

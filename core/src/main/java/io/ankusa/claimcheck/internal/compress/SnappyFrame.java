@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.internal.compress;
 
-import io.ankusa.claimcheck.internal.ref.CorruptPackException;
+import io.ankusa.claimcheck.internal.pack.CorruptPackException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.internal.compress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.internal.ref.CorruptPackException;
+import io.ankusa.claimcheck.internal.pack.CorruptPackException;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
 import java.util.Arrays;

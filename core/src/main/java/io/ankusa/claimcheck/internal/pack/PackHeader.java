@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.ref;
+package io.ankusa.claimcheck.internal.pack;
 
 /**
  * A pack's parsed fixed header; immutable and thread-safe. The index follows the header: read
@@ -10,10 +10,10 @@ package io.ankusa.claimcheck.internal.ref;
  * @param packLength the whole pack object's length in bytes
  * @param crc the CRC32 over the header's bytes before it and then the index
  */
-public record PackHeader(int version, int entryCount, int indexLength, long packLength, int crc) {
+record PackHeader(int version, int entryCount, int indexLength, long packLength, int crc) {
 
   /** Validates the fields' ranges; throws {@link IllegalArgumentException} naming the bad one. */
-  public PackHeader {
+  PackHeader {
     if (entryCount < 1 || entryCount > PackFormat.MAX_ENTRIES) {
       throw new IllegalArgumentException(
           "entry count " + entryCount + " is outside 1.." + PackFormat.MAX_ENTRIES);
@@ -34,12 +34,12 @@ public record PackHeader(int version, int entryCount, int indexLength, long pack
   }
 
   /** Returns where the index starts: right after the header. */
-  public int indexOffset() {
+  int indexOffset() {
     return PackFormat.HEADER_LENGTH;
   }
 
   /** Returns the length of header + index: one ranged GET of this many bytes reads both. */
-  public int prefixLength() {
+  int prefixLength() {
     return PackFormat.HEADER_LENGTH + indexLength;
   }
 }

@@ -1,6 +1,6 @@
-package io.ankusa.claimcheck.internal.ref;
+package io.ankusa.claimcheck.internal.pack;
 
-import static io.ankusa.claimcheck.internal.ref.Packs.corrupt;
+import static io.ankusa.claimcheck.internal.pack.Packs.corrupt;
 
 import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.ref.ClaimId;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.ref;
+package io.ankusa.claimcheck.internal.pack;
 
 import io.ankusa.claimcheck.ref.ClaimId;
 import io.ankusa.claimcheck.ref.Codec;

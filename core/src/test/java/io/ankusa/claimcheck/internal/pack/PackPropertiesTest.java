@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.ref;
+package io.ankusa.claimcheck.internal.pack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

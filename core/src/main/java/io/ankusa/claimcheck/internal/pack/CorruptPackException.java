@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.ref;
+package io.ankusa.claimcheck.internal.pack;
 
 /**
  * Bytes read from a pack object are not an intact pack (bad magic, truncated, CRC or checksum

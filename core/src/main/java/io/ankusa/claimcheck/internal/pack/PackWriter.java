@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.ref;
+package io.ankusa.claimcheck.internal.pack;
 
 import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.internal.wire.Checksums;
