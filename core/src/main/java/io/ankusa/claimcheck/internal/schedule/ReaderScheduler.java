@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.reader;
+package io.ankusa.claimcheck.internal.schedule;
 
 /**
  * Runs the reader's timers — caller deadlines and the one-second tick; implementations are

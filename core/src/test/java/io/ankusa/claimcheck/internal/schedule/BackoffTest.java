@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.reader;
+package io.ankusa.claimcheck.internal.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.internal.reader;
+package io.ankusa.claimcheck.internal.schedule;
 
 import java.time.Duration;
 import java.util.Objects;
