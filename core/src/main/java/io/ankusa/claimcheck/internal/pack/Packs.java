@@ -7,6 +7,7 @@ import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.ref.Tenant;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.ToIntFunction;
 
 /**
  * Writes packs, the store objects holding one or more claims, and checks a claim read back from
@@ -44,12 +45,17 @@ public final class Packs {
 
   /** Throws {@link CorruptPackException} unless {@code stored} has the entry's length, CRC32C. */
   public static void checkClaim(PackEntry entry, byte[] stored) {
-    check("claim " + entry.index(), entry.length(), entry.checksum(), stored);
+    check("claim " + entry.index(), entry.length(), entry.checksum(), stored, Checksums::crc32c);
   }
 
   /** Throws {@link CorruptPackException} unless {@code stored} has the ref's length and CRC32C. */
   public static void checkClaim(ClaimRef ref, byte[] stored) {
-    check("claim " + ref.claimId(), ref.length(), ref.checksum(), stored);
+    checkClaim(ref, stored, Checksums::crc32c);
+  }
+
+  /** {@link #checkClaim(ClaimRef, byte[])} with the CRC32C computed by {@code crc32c}. */
+  public static void checkClaim(ClaimRef ref, byte[] stored, ToIntFunction<byte[]> crc32c) {
+    check("claim " + ref.claimId(), ref.length(), ref.checksum(), stored, crc32c);
   }
 
   /**
@@ -68,12 +74,13 @@ public final class Packs {
         rawLength);
   }
 
-  private static void check(String what, int length, int checksum, byte[] stored) {
+  private static void check(
+      String what, int length, int checksum, byte[] stored, ToIntFunction<byte[]> crc32c) {
     Objects.requireNonNull(stored, "stored");
     if (stored.length != length) {
       throw corrupt(what + ": " + stored.length + " bytes read, " + length + " expected");
     }
-    if (Checksums.crc32c(stored) != checksum) {
+    if (crc32c.applyAsInt(stored) != checksum) {
       throw corrupt(what + ": CRC32C mismatch, the stored bytes are damaged");
     }
   }

@@ -1,12 +1,11 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
-import io.ankusa.claimcheck.FakeTicker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.Runtimes;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
@@ -43,7 +42,7 @@ class SecondLookTest {
   private final FakeTicker ticker = new FakeTicker();
   private final ScriptedStore home = new ScriptedStore("home");
   private final ScriptedStore other = new ScriptedStore("other");
-  private Engine engine;
+  private SharedClaimCheck engine;
 
   @AfterEach
   void close() {
@@ -53,7 +52,7 @@ class SecondLookTest {
   }
 
   /** An engine over {@code stores} (tenant acme), with a real reader whose timers never fire. */
-  private Engine engine(ClaimStore... stores) {
+  private SharedClaimCheck engine(ClaimStore... stores) {
     ClaimStores.Builder b = ClaimStores.builder().ticker(ticker);
     for (ClaimStore s : stores) {
       b.add(s, Duration.ofSeconds(5));
@@ -66,12 +65,11 @@ class SecondLookTest {
                 .maxConcurrentReads(4)
                 .scheduler((task, delay) -> () -> {})
                 .build());
-    Runtimes.Runtime rt = new Runtimes.Runtime(null, set, reader, ClaimCheckTelemetry.noop());
-    rt.handles = 1;
+    Runtimes.Runtime rt = Runtimes.ofParts(set, reader, ClaimCheckTelemetry.noop());
     ClaimCheckConfig config =
         new ClaimCheckConfig(
             Map.of(ClaimCheckConfig.STORES, "memory:unused", ClaimCheckConfig.TENANT, "acme"));
-    engine = new Engine(config, rt, ticker);
+    engine = new SharedClaimCheck(config, rt, ticker);
     return engine;
   }
 
@@ -98,7 +96,7 @@ class SecondLookTest {
 
   @Test
   void aCorruptAnswerThenAGoodOneRedeemsTheValue() throws Exception {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     byte[] value = random(5000, 1);
     ClaimRef ref = cc.checkIn(value);
     home.script(ScriptedStore::corrupt);
@@ -108,7 +106,7 @@ class SecondLookTest {
 
   @Test
   void twoCorruptAnswersAreCorrupt() {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     ClaimRef ref = cc.checkIn(random(5000, 2));
     home.script(ScriptedStore::corrupt, ScriptedStore::corrupt);
     ClaimCheckFailure f = failureOf(cc.redeem(ref, deadline()));
@@ -119,7 +117,7 @@ class SecondLookTest {
 
   @Test
   void aCorruptClaimRestoredLaterIsRedeemedNothingBadWasCached() throws Exception {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     byte[] value = random(5000, 3);
     ClaimRef ref = cc.checkIn(value);
     home.script(ScriptedStore::corrupt, ScriptedStore::corrupt);
@@ -134,7 +132,7 @@ class SecondLookTest {
 
   @Test
   void aShortAnswerIsAlsoLookedAtTwice() throws Exception {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     byte[] value = random(5000, 4);
     ClaimRef ref = cc.checkIn(value);
     home.script(b -> Arrays.copyOf(b, b.length - 1));
@@ -143,7 +141,7 @@ class SecondLookTest {
 
   @Test
   void notFoundThenFoundRedeemsTheValue() throws Exception {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     byte[] value = random(5000, 5);
     ClaimRef ref = cc.checkIn(value);
     home.script(ScriptedStore.fail(Kind.NOT_FOUND));
@@ -153,7 +151,7 @@ class SecondLookTest {
 
   @Test
   void notFoundTwiceIsNotFound() {
-    Engine cc = engine(home, other);
+    SharedClaimCheck cc = engine(home, other);
     ClaimRef ref = cc.checkIn(random(5000, 6));
     home.objects.clear();
     ClaimCheckFailure f = failureOf(cc.redeem(ref, deadline()));
@@ -165,7 +163,7 @@ class SecondLookTest {
 
   @Test
   void notFoundThenNoAnswerIsUnavailable() {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     ClaimRef ref = cc.checkIn(random(5000, 7));
     home.objects.clear();
     home.script(
@@ -177,7 +175,7 @@ class SecondLookTest {
 
   @Test
   void corruptThenGoneIsUnavailable() {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     ClaimRef ref = cc.checkIn(random(5000, 8));
     home.script(
         ScriptedStore::corrupt,
@@ -188,7 +186,7 @@ class SecondLookTest {
 
   @Test
   void noTimeLeftForTheSecondLookIsUnavailable() {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     ClaimRef ref = cc.checkIn(random(5000, 9));
     // The store spends the caller's whole deadline on the first (corrupt) answer.
     home.script(
@@ -203,7 +201,7 @@ class SecondLookTest {
 
   @Test
   void anErrorInARedeemReachesTheCallerAsItself() {
-    Engine cc = engine(home, other);
+    SharedClaimCheck cc = engine(home, other);
     ClaimRef ref = cc.checkIn(random(5000, 10));
     home.script(
         b -> {
@@ -218,7 +216,7 @@ class SecondLookTest {
 
   @Test
   void anErrorInACheckInReachesTheCallerAsItself() {
-    Engine cc = engine(home, other);
+    SharedClaimCheck cc = engine(home, other);
     home.putError = new StackOverflowError("planted");
     assertThatThrownBy(() -> cc.checkIn(random(100, 11)))
         .isInstanceOf(StackOverflowError.class)
@@ -228,7 +226,7 @@ class SecondLookTest {
 
   @Test
   void anInterruptedBlockingRedeemIsUnavailableKeepsTheFlagAndReleasesItsPermit() {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     ClaimRef ref = cc.checkIn(random(5000, 12));
     home.hang = true;
     Thread.currentThread().interrupt();
@@ -246,7 +244,7 @@ class SecondLookTest {
 
   @Test
   void aKeyPackAlreadyStoredWithOurBytesGivesItsRef() {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     byte[] key = random(700, 13);
     ClaimRef first = cc.checkInKey(key);
     assertThat(cc.checkInKey(key.clone())).isEqualTo(first);
@@ -255,7 +253,7 @@ class SecondLookTest {
 
   @Test
   void aKeyPackAlreadyStoredWithOtherBytesFailsTheCheckIn() {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     byte[] key = random(700, 14);
     ClaimRef first = cc.checkInKey(key);
     String object = KeyLayout.FLAT.key("acme", PackId.fromContent(Tenant.of("acme"), key).value());
@@ -269,7 +267,7 @@ class SecondLookTest {
 
   @Test
   void aKeyPackWhoseReadBackGetsNoAnswerIsUnavailable() {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     byte[] key = random(700, 15);
     cc.checkInKey(key);
     home.script(ScriptedStore.fail(Kind.UNAVAILABLE));

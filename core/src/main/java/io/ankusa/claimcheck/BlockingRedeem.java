@@ -1,11 +1,11 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck;
 
-import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.store.StoreException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +20,7 @@ import java.util.concurrent.TimeoutException;
  * answer to arrive. An interrupt restores the thread's flag. Every outcome but the bytes is a
  * {@link ClaimCheckFailure}, except an {@link Error}, which is rethrown as itself.
  */
-public final class BlockingRedeem {
+final class BlockingRedeem {
 
   /** How long past a redeem's deadline to wait for the reader's own deadline answer. */
   static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
@@ -31,12 +31,12 @@ public final class BlockingRedeem {
    * Redeems {@code ref} through {@code cc} on the calling thread; a claim check without a shared
    * reader (not one this library opened) is waited on without the gate.
    */
-  public static byte[] redeem(ClaimCheck cc, ClaimRef ref, long deadlineNanos) {
+  static byte[] redeem(ClaimCheck cc, ClaimRef ref, long deadlineNanos) {
     ClaimReader reader = ReaderAccess.of(cc);
     if (reader != null && !reader.admit()) {
       throw new ClaimCheckFailure(
           Reason.UNAVAILABLE,
-          Redeemer.claim(ref)
+          claim(ref)
               + "overloaded: "
               + ClaimCheckConfig.MAX_CONCURRENT_READS
               + " redeems are already being served in this process",
@@ -53,11 +53,11 @@ public final class BlockingRedeem {
         Thread.currentThread().interrupt();
         f.cancel(false);
         throw new ClaimCheckFailure(
-            Reason.UNAVAILABLE, Redeemer.claim(ref) + "interrupted while redeeming", e);
+            Reason.UNAVAILABLE, claim(ref) + "interrupted while redeeming", e);
       } catch (TimeoutException e) {
         f.cancel(false);
         throw new ClaimCheckFailure(
-            Reason.UNAVAILABLE, Redeemer.claim(ref) + "no answer by the redeem's deadline", e);
+            Reason.UNAVAILABLE, claim(ref) + "no answer by the redeem's deadline", e);
       }
     } finally {
       if (reader != null) {
@@ -67,14 +67,17 @@ public final class BlockingRedeem {
   }
 
   private static ClaimCheckFailure failure(ClaimRef ref, Throwable t) {
-    Throwable cause = Redeemer.unwrap(t);
+    Throwable cause = StoreException.unwrap(t);
     if (cause instanceof Error err) {
       throw err;
     }
     if (cause instanceof ClaimCheckFailure f) {
       return f;
     }
-    return new ClaimCheckFailure(
-        Reason.UNAVAILABLE, Redeemer.claim(ref) + "redeem failed: " + cause, cause);
+    return new ClaimCheckFailure(Reason.UNAVAILABLE, claim(ref) + "redeem failed: " + cause, cause);
+  }
+
+  private static String claim(ClaimRef ref) {
+    return "claim " + ref.tenant().value() + "/" + ref.claimId() + ": ";
   }
 }

@@ -1,8 +1,8 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck;
 
-import io.ankusa.claimcheck.Prefetch;
 import io.ankusa.claimcheck.internal.cache.ClaimCache.Pin;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.redeem.Redeemer;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import java.util.concurrent.CompletableFuture;
 
@@ -14,9 +14,9 @@ final class PinnedPrefetch implements Prefetch {
 
   private final Pin pin;
   private final ClaimRef ref;
-  private final Engine engine;
+  private final SharedClaimCheck engine;
 
-  private PinnedPrefetch(Pin pin, ClaimRef ref, Engine engine) {
+  private PinnedPrefetch(Pin pin, ClaimRef ref, SharedClaimCheck engine) {
     this.pin = pin;
     this.ref = ref;
     this.engine = engine;
@@ -26,7 +26,8 @@ final class PinnedPrefetch implements Prefetch {
    * Registers {@code ref}'s pin in {@code reader}; null when there is nothing to prefetch into (no
    * cache, the claim cached already, or another prefetch holds it).
    */
-  static Prefetch register(Engine engine, ClaimReader reader, ClaimRef ref, Runnable onRead) {
+  static Prefetch register(
+      SharedClaimCheck engine, ClaimReader reader, ClaimRef ref, Runnable onRead) {
     Pin pin = reader.pin(Redeemer.keyOf(ref), p -> onRead.run());
     return pin == null ? null : new PinnedPrefetch(pin, ref, engine);
   }

@@ -1,12 +1,11 @@
-package io.ankusa.claimcheck.internal;
+package io.ankusa.claimcheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.ClaimCheckFailure.Reason;
-import io.ankusa.claimcheck.FakeTicker;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.Runtimes;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
@@ -42,7 +41,7 @@ class ReusedKeyPackTest {
   private final FakeTicker ticker = new FakeTicker();
   private final MemoryStore home = MemoryStores.create("home", ticker.hangClock());
   private final MemoryStore other = MemoryStores.create("other", ticker.hangClock());
-  private Engine engine;
+  private SharedClaimCheck engine;
   private volatile Runnable onWait; // runs (once) at the writer's next wait, before it ends
 
   @AfterEach
@@ -54,7 +53,7 @@ class ReusedKeyPackTest {
 
   @Test
   void aReusedKeyPackIsListedAsWrittenWhenItIsReused() {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     byte[] key = "customer-4711".getBytes(StandardCharsets.UTF_8);
     at(FIRST, home);
     ClaimRef first = cc.checkInKey(key);
@@ -74,7 +73,7 @@ class ReusedKeyPackTest {
   @Test
   void aReusedKeyPackThatItsStoreCannotRewriteIsRewrittenInTheNextStore() {
     ClaimStore cannotRewrite = new NoRewrite(home);
-    Engine cc = engine(cannotRewrite, other);
+    SharedClaimCheck cc = engine(cannotRewrite, other);
     byte[] key = "order-1".getBytes(StandardCharsets.UTF_8);
     at(FIRST, home, other);
     ClaimRef first = cc.checkInKey(key);
@@ -92,7 +91,7 @@ class ReusedKeyPackTest {
 
   @Test
   void aReusedKeyPackThatNoStoreCanRewriteFailsTheCheckInRetriably() {
-    Engine cc = engine(new NoRewrite(home));
+    SharedClaimCheck cc = engine(new NoRewrite(home));
     byte[] key = "order-2".getBytes(StandardCharsets.UTF_8);
     cc.checkInKey(key);
     assertThatThrownBy(() -> cc.checkInKey(key))
@@ -105,7 +104,7 @@ class ReusedKeyPackTest {
   @Test
   void aKeyPackSweptRightAfterItsReadBackIsWrittenAgain() {
     SweptAfterReadBack swept = new SweptAfterReadBack(home);
-    Engine cc = engine(swept);
+    SharedClaimCheck cc = engine(swept);
     byte[] key = "order-3".getBytes(StandardCharsets.UTF_8);
     ClaimRef first = cc.checkInKey(key);
     swept.armed = true; // a collector's sweep deletes the pack just after the reuse saw it
@@ -117,7 +116,7 @@ class ReusedKeyPackTest {
 
   @Test
   void aReuseWhileASweepHoldsTheLockWritesThePackAgainAfterTheSweep() {
-    Engine cc = engine(home);
+    SharedClaimCheck cc = engine(home);
     byte[] key = "order-4".getBytes(StandardCharsets.UTF_8);
     ClaimRef first = cc.checkInKey(key);
     String pack = KeyLayout.FLAT.key("acme", first.packId().value());
@@ -155,7 +154,7 @@ class ReusedKeyPackTest {
     throw new AssertionError(key + " is not listed in " + store.describe());
   }
 
-  private byte[] redeem(Engine cc, ClaimRef ref) {
+  private byte[] redeem(SharedClaimCheck cc, ClaimRef ref) {
     return cc.redeem(ref, ticker.read() + Duration.ofSeconds(5).toNanos()).join();
   }
 
@@ -163,7 +162,7 @@ class ReusedKeyPackTest {
    * An engine over {@code stores} (tenant acme), with a real reader whose timers never fire and a
    * writer whose backoffs advance the ticker.
    */
-  private Engine engine(ClaimStore... stores) {
+  private SharedClaimCheck engine(ClaimStore... stores) {
     ClaimStores.Builder b =
         ClaimStores.builder()
             .ticker(ticker)
@@ -189,12 +188,11 @@ class ReusedKeyPackTest {
                 .maxConcurrentReads(4)
                 .scheduler((task, delay) -> () -> {})
                 .build());
-    Runtimes.Runtime rt = new Runtimes.Runtime(null, set, reader, ClaimCheckTelemetry.noop());
-    rt.handles = 1;
+    Runtimes.Runtime rt = Runtimes.ofParts(set, reader, ClaimCheckTelemetry.noop());
     ClaimCheckConfig config =
         new ClaimCheckConfig(
             Map.of(ClaimCheckConfig.STORES, "memory:unused", ClaimCheckConfig.TENANT, "acme"));
-    engine = new Engine(config, rt, ticker);
+    engine = new SharedClaimCheck(config, rt, ticker);
     return engine;
   }
 
