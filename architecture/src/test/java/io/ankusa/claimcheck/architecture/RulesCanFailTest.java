@@ -43,6 +43,25 @@ class RulesCanFailTest {
         .anyMatch(line -> line.contains("BadSmt") && line.contains("ClaimCheckSerializer"));
   }
 
+  private static final JavaClasses CORE_FIXTURES =
+      Modules.withPackages(
+          List.of(
+              "io.ankusa.claimcheck.internal.redeem.archfixture",
+              "io.ankusa.claimcheck.ref.archfixture"),
+          Modules.CORE);
+
+  @Test
+  void theLayersSeeTheRedeemerUsingTheWriter() {
+    assertThat(Rules.layers().evaluate(CORE_FIXTURES).getFailureReport().getDetails())
+        .anyMatch(line -> line.contains("BadRedeem") && line.contains("CheckIns"));
+  }
+
+  @Test
+  void theLayersSeeTheRefModelUsingTheEnginesParts() {
+    assertThat(Rules.layers().evaluate(CORE_FIXTURES).getFailureReport().getDetails())
+        .anyMatch(line -> line.contains("BadRef") && line.contains("Checksums"));
+  }
+
   @Test
   void theCycleRulesSeeACycle() {
     for (ArchRule rule :
