@@ -35,6 +35,7 @@ public final class Redeemer {
   private final long searchNanos;
   private final Admission admission;
   private final Claims claims;
+  private final SecondLook secondLook;
 
   /**
    * A redeemer over {@code stores} through {@code reader}; a store search started for a fetch has
@@ -62,6 +63,7 @@ public final class Redeemer {
     this.searchNanos = searchNanos;
     this.admission = admission;
     this.claims = claims;
+    this.secondLook = new SecondLook(stores, ticker, claims);
   }
 
   /** Whether refs of {@code tenant} may be redeemed here. */
@@ -116,7 +118,8 @@ public final class Redeemer {
           // The store search has its own deadline, not this caller's: a request that outlives
           // its callers runs to the end and fills the cache, so the caller's retry finds it.
           () ->
-              search(ref, ticker.read() + searchNanos)
+              secondLook
+                  .search(ref, ticker.read() + searchNanos)
                   .thenApply(
                       bytes -> {
                         claims.check(ref, bytes); // before the reader caches it
@@ -128,19 +131,13 @@ public final class Redeemer {
     }
   }
 
-  private CompletableFuture<byte[]> search(ClaimRef ref, long deadline) {
-    return stores
-        .read(ref.tenant().value(), ref.packId().value(), ref.offset(), ref.length(), deadline)
-        .thenApply(ClaimStores.Located::bytes);
-  }
-
   private CompletableFuture<byte[]> answered(ClaimRef ref, byte[] bytes, long deadline) {
     try {
       claims.check(ref, bytes);
     } catch (Failure corrupt) {
       // Bytes the reader holds for this range that are not this ref's (another ref naming the
       // same range, or a reader that cached before verifying): ask the stores themselves.
-      return secondLook(ref, Reason.CORRUPT, corrupt.getMessage(), deadline);
+      return secondLook.after(ref, Reason.CORRUPT, corrupt.getMessage(), deadline);
     }
     return CompletableFuture.completedFuture(claims.decoded(ref, bytes));
   }
@@ -152,7 +149,7 @@ public final class Redeemer {
     }
     if (e instanceof Failure f) {
       return f.reason() == Reason.CORRUPT
-          ? secondLook(ref, Reason.CORRUPT, f.getMessage(), deadline)
+          ? secondLook.after(ref, Reason.CORRUPT, f.getMessage(), deadline)
           : CompletableFuture.failedFuture(f);
     }
     if (e instanceof ReadException r) {
@@ -164,76 +161,9 @@ public final class Redeemer {
     }
     StoreException s = StoreException.of(e);
     if (s.kind() == StoreException.Kind.NOT_FOUND) {
-      return secondLook(ref, Reason.NOT_FOUND, s.getMessage(), deadline);
+      return secondLook.after(ref, Reason.NOT_FOUND, s.getMessage(), deadline);
     }
     return CompletableFuture.failedFuture(
         new Failure(Reason.UNAVAILABLE, Claims.claim(ref) + s.getMessage(), s));
-  }
-
-  /**
-   * Searches the stores once more for {@code ref}, straight (no cache, no coalescing), after the
-   * first look answered {@code first}: only the same answer again is final.
-   */
-  private CompletableFuture<byte[]> secondLook(
-      ClaimRef ref, Reason first, String firstMessage, long deadline) {
-    if (deadline - ticker.read() <= 0) {
-      return CompletableFuture.failedFuture(
-          new Failure(
-              Reason.UNAVAILABLE,
-              Claims.claim(ref)
-                  + "the first look answered "
-                  + firstMessage
-                  + "; the deadline passed before the second"
-                  + " look a final answer needs",
-              null));
-    }
-    CompletableFuture<byte[]> again;
-    try {
-      again = search(ref, deadline);
-    } catch (RuntimeException e) {
-      again = CompletableFuture.failedFuture(e);
-    }
-    return again.handle(
-        (bytes, error) -> {
-          if (error != null) {
-            Throwable e = StoreException.unwrap(error);
-            if (e instanceof Error err) {
-              throw err;
-            }
-            StoreException s = StoreException.of(e);
-            if (first == Reason.NOT_FOUND && s.kind() == StoreException.Kind.NOT_FOUND) {
-              throw new Failure(
-                  Reason.NOT_FOUND, Claims.claim(ref) + s.getMessage() + " (asked twice)", s);
-            }
-            throw new Failure(
-                Reason.UNAVAILABLE,
-                Claims.claim(ref)
-                    + "the first look answered "
-                    + firstMessage
-                    + "; the second look: "
-                    + s.getMessage(),
-                s);
-          }
-          try {
-            claims.check(ref, bytes);
-          } catch (Failure mismatch) {
-            if (first == Reason.CORRUPT) {
-              throw new Failure(
-                  Reason.CORRUPT,
-                  Claims.claim(ref)
-                      + mismatch.getCause().getMessage()
-                      + " (read twice, the second time past the cache)",
-                  mismatch.getCause());
-            }
-            throw new Failure(
-                Reason.UNAVAILABLE,
-                Claims.claim(ref)
-                    + "the stores answered "
-                    + firstMessage
-                    + ", then bytes that do not match: answers disagree",
-                mismatch);
-          }
-          return claims.decoded(ref, bytes);
-        });
   }
 }
