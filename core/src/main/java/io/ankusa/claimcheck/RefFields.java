@@ -47,6 +47,17 @@ public final class RefFields {
   }
 
   /**
+   * The value of the marker header for a ref of {@code refVersion} (1..9): the version as one ASCII
+   * digit (a wire-format fact); every surface marks a field with it, replacing a stale marker.
+   */
+  public static String markerValue(int refVersion) {
+    if (refVersion < 1 || refVersion > 9) {
+      throw new IllegalArgumentException("ref version " + refVersion + " is not one digit");
+    }
+    return String.valueOf((char) ('0' + refVersion));
+  }
+
+  /**
    * Whether a field with bytes {@code data} carries a ref, given whether its record has the field's
    * marker header ({@code marked}): its bytes start with the ref magic, and it is marked or an
    * intact ref frame; false for a null field.

@@ -116,4 +116,14 @@ class RefFieldsTest {
   void aRefDecodes() {
     assertThat(RefFields.decode(frame, false)).isEqualTo(ref);
   }
+
+  @Test
+  void theMarkerValueIsTheRefVersionAsOneAsciiDigit() {
+    assertThat(RefFields.markerValue(1)).isEqualTo("1");
+    assertThat(RefFields.markerValue(2)).isEqualTo("2");
+    assertThatThrownBy(() -> RefFields.markerValue(10))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not one digit");
+    assertThatThrownBy(() -> RefFields.markerValue(0)).isInstanceOf(IllegalArgumentException.class);
+  }
 }

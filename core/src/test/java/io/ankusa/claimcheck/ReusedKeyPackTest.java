@@ -120,7 +120,7 @@ class ReusedKeyPackTest {
     byte[] key = "order-4".getBytes(StandardCharsets.UTF_8);
     ClaimRef first = cc.checkInKey(key);
     String pack = KeyLayout.FLAT.key("acme", first.packId().value());
-    String lock = io.ankusa.claimcheck.internal.placement.SweepLock.key("acme");
+    String lock = io.ankusa.claimcheck.store.SweepLock.key("acme");
     home.putIfAbsent(lock, new byte[1], Duration.ofSeconds(1)).join(); // a sweep is deleting
     onWait =
         () -> { // while the check-in waits: the sweep deletes the pack, then unlocks

@@ -4,18 +4,24 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The surfaces use core's facade, not its internals, and keep to their layers: no class of the
- * serde, Connect, the CLI or the examples depends on {@code io.ankusa.claimcheck.internal..}.
+ * collector, the serde, Connect, the CLI or the examples depends on {@code
+ * io.ankusa.claimcheck.internal..}.
  */
 class InternalsStayInCoreTest {
 
   @Test
   void noClassOutsideCoreDependsOnInternals() {
     Rules.noInternalsOutsideCore()
-        .check(Modules.of(Modules.SERDE, Modules.CONNECT, Modules.CLI, Modules.EXAMPLES));
+        .check(
+            Modules.of(
+                Modules.COLLECTOR, Modules.SERDE, Modules.CONNECT, Modules.CLI, Modules.EXAMPLES));
   }
 
   @Test
   void surfacesToFacadeToInternals() {
-    Rules.layers().check(Modules.of(Modules.CORE, Modules.SERDE, Modules.CONNECT, Modules.CLI));
+    Rules.layers()
+        .check(
+            Modules.of(
+                Modules.CORE, Modules.COLLECTOR, Modules.SERDE, Modules.CONNECT, Modules.CLI));
   }
 }

@@ -27,6 +27,7 @@ import java.util.jar.JarFile;
  */
 enum Modules {
   CORE("io.ankusa.claimcheck.ClaimCheck"),
+  COLLECTOR("io.ankusa.claimcheck.collect.Collector"),
   SERDE("io.ankusa.claimcheck.kafka.ClaimCheckSerializer"),
   CONNECT("io.ankusa.claimcheck.connect.CheckIn"),
   CLI("io.ankusa.claimcheck.cli.ClaimCheckCli"),

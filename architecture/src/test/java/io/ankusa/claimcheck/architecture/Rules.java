@@ -1,19 +1,14 @@
 package io.ankusa.claimcheck.architecture;
 
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
-import com.tngtech.archunit.core.domain.properties.HasName;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import com.tngtech.archunit.library.dependencies.SliceRule;
-import java.util.regex.Pattern;
 
 /**
  * The architecture rules, each as one ArchUnit rule (the tests say which modules' classes each
@@ -34,19 +29,19 @@ final class Rules {
         .resideInAPackage(INTERNAL)
         .as("no class outside core depends on " + INTERNAL)
         .because(
-            "core's internals are no API: the surfaces use the facade (ClaimCheck, ref, store,"
-                + " config, collect)");
+            "core's internals are no API: the collector and the surfaces use the facade"
+                + " (ClaimCheck, ref, store, config)");
   }
 
   /**
    * The layers: the Kafka surfaces (the serde with Streams, Connect, the CLI) on top, none using
-   * another, none used by core; then core's rooms: the facade ({@code ClaimCheck} and its
-   * package-private implementation, with the shared runtimes of {@code internal}) over the writer
-   * ({@code internal.write}) and the redeemer ({@code internal.redeem}), which never use each
-   * other, over the engine's parts (placement, reader, cache, breakers, backoff, telemetry,
-   * compression, the pack format, failures, wire fields) and the store SPI with its stores; the ref
-   * model and the clock at the bottom, using none of them. (The surfaces' arrow into core's
-   * internals is {@link #noInternalsOutsideCore}'s.)
+   * another, none used by core; the collector on core, used by the CLI alone; then core's rooms:
+   * the facade ({@code ClaimCheck} and its package-private implementation, with the shared runtimes
+   * of {@code internal}) over the writer ({@code internal.write}) and the redeemer ({@code
+   * internal.redeem}), which never use each other, over the engine's parts (placement, reader,
+   * cache, breakers, backoff, telemetry, compression, the pack format, failures, wire fields) and
+   * the store SPI with its stores; the ref model and the clock at the bottom, using none of them.
+   * (The surfaces' arrow into core's internals is {@link #noInternalsOutsideCore}'s.)
    */
   static ArchRule layers() {
     return layeredArchitecture()
@@ -75,8 +70,8 @@ final class Rules {
             ROOT + ".internal.pack..",
             ROOT + ".internal.failure..",
             ROOT + ".internal.wire..")
-        .layer("Collect")
-        .definedBy(ROOT + ".collect..", ROOT + ".internal.collect..")
+        .layer("Collector")
+        .definedBy(ROOT + ".collect..")
         .layer("Config")
         .definedBy(ROOT + ".config..")
         .layer("Stores")
@@ -90,20 +85,23 @@ final class Rules {
         .whereLayer("CLI")
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("Facade")
-        .mayOnlyBeAccessedByLayers("Serde", "Connect", "CLI", "Collect")
+        .mayOnlyBeAccessedByLayers("Serde", "Connect", "CLI", "Collector")
         .whereLayer("Writer")
         .mayOnlyBeAccessedByLayers("Facade")
         .whereLayer("Redeemer")
         .mayOnlyBeAccessedByLayers("Facade")
         .whereLayer("Parts")
-        .mayOnlyBeAccessedByLayers("Facade", "Writer", "Redeemer", "Collect", "Config")
+        .mayOnlyBeAccessedByLayers("Facade", "Writer", "Redeemer", "Config")
+        .whereLayer("Collector")
+        .mayOnlyBeAccessedByLayers("CLI")
         .whereLayer("Stores")
         .mayOnlyAccessLayers("Model")
         .whereLayer("Model")
         .mayNotAccessAnyLayer()
         .as(
-            "layers: Serde, Connect, CLI apart, over the facade, over the writer and the redeemer"
-                + " (apart), over the engine's parts and the store SPI, over the ref model");
+            "layers: Serde, Connect, CLI apart (the collector for the CLI), over the facade, over"
+                + " the writer and the redeemer (apart), over the engine's parts and the store SPI,"
+                + " over the ref model");
   }
 
   /** Each of our packages is a slice: no package cycle. */
@@ -113,21 +111,6 @@ final class Rules {
         .should()
         .beFreeOfCycles()
         .as("packages under " + ROOT + " form no cycle");
-  }
-
-  /**
-   * Core's packages form no cycle but the one shape allowed (as in core's {@code
-   * PackageCyclesTest}): the collector's facade factory naming its {@code internal} implementation,
-   * {@code Collector.open} and {@code internal.collect}. ({@code ClaimCheck.open} needs no
-   * allowance: its implementation is package-private beside it, and no internal package imports the
-   * facade's.)
-   */
-  static SliceRule noPackageCyclesButFacadeFactories() {
-    return noPackageCycles()
-        .ignoreDependency(
-            classAndNested(ROOT + ".collect.Collector"),
-            resideInAPackage(ROOT + ".internal.collect"))
-        .as("core's packages form no cycle (but a facade's factory naming its implementation)");
   }
 
   /** Only the S3 store names the AWS SDK. */
@@ -160,10 +143,6 @@ final class Rules {
         .resideInAPackage("org.apache.kafka..internals..")
         .as("no class depends on org.apache.kafka..internals..")
         .because("the jars must load on kafka-clients 3.7 to 4.4: only Kafka's public API");
-  }
-
-  private static DescribedPredicate<HasName> classAndNested(String name) {
-    return nameMatching(Pattern.quote(name) + "(\\$.*)?");
   }
 
   private static final SliceAssignment PACKAGES =

@@ -24,10 +24,15 @@ class ThirdPartyApisTest {
     Rules.noKafkaInternals()
         .check(
             Modules.of(
-                Modules.CORE, Modules.SERDE, Modules.CONNECT, Modules.CLI, Modules.EXAMPLES));
+                Modules.CORE,
+                Modules.COLLECTOR,
+                Modules.SERDE,
+                Modules.CONNECT,
+                Modules.CLI,
+                Modules.EXAMPLES));
   }
 
   private static com.tngtech.archunit.core.domain.JavaClasses library() {
-    return Modules.of(Modules.CORE, Modules.SERDE, Modules.CONNECT, Modules.CLI);
+    return Modules.of(Modules.CORE, Modules.COLLECTOR, Modules.SERDE, Modules.CONNECT, Modules.CLI);
   }
 }

@@ -1,9 +1,10 @@
 package io.ankusa.claimcheck.benchmarks;
 
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.kafka.ClaimCheckDeserializer;
-import io.ankusa.claimcheck.kafka.ClaimCheckProducer;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
-import io.ankusa.claimcheck.kafka.PrefetchingConsumer;
+import io.ankusa.claimcheck.kafka.prefetch.PrefetchingConsumer;
+import io.ankusa.claimcheck.kafka.producer.ClaimCheckProducer;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.Fault;
@@ -151,7 +152,7 @@ public final class EndToEndHarness {
     claimcheck.put("claimcheck.s3.secret.access.key", s3.secretKey());
     // -Dclaimcheck.<key>=<value>: a config key for ours (e.g. claimcheck.s3.http.client=crt)
     for (String k : System.getProperties().stringPropertyNames()) {
-      if (k.startsWith("claimcheck.")) {
+      if (ClaimCheckConfig.isClaimCheckKey(k)) {
         claimcheck.put(k, System.getProperty(k));
       }
     }

@@ -1,7 +1,8 @@
 package io.ankusa.claimcheck.benchmarks;
 
 import io.ankusa.claimcheck.kafka.ClaimCheckDeserializer;
-import io.ankusa.claimcheck.kafka.PrefetchingConsumer;
+import io.ankusa.claimcheck.kafka.prefetch.PrefetchStats;
+import io.ankusa.claimcheck.kafka.prefetch.PrefetchingConsumer;
 import io.ankusa.claimcheck.ref.RefCodec;
 import java.time.Duration;
 import java.util.BitSet;
@@ -130,7 +131,7 @@ final class Passes {
       long took = System.nanoTime() - start;
       meter.end();
       if (prefetching != null) {
-        PrefetchingConsumer.Stats st = prefetching.stats();
+        PrefetchStats st = prefetching.stats();
         if (st.started() != s.count() || st.skipped() != 0 || st.failed() != 0) {
           throw new AssertionError(who + ": prefetch " + st + " for " + s.count() + " refs");
         }

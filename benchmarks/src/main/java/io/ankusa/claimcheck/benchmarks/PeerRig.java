@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.benchmarks;
 
 import io.ankusa.claimcheck.kafka.ClaimCheckDeserializer;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
-import io.ankusa.claimcheck.kafka.PrefetchingConsumer;
+import io.ankusa.claimcheck.kafka.prefetch.PrefetchingConsumer;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.Fault;

@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.benchmarks;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
-import io.ankusa.claimcheck.kafka.PrefetchingConsumer;
+import io.ankusa.claimcheck.kafka.prefetch.PrefetchingConsumer;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.memory.MemoryStore;

@@ -1,10 +1,11 @@
 package io.ankusa.claimcheck.benchmarks;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
-import io.ankusa.claimcheck.kafka.ClaimCheckProducer;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
-import io.ankusa.claimcheck.kafka.PrefetchingConsumer;
+import io.ankusa.claimcheck.kafka.prefetch.PrefetchingConsumer;
+import io.ankusa.claimcheck.kafka.producer.ClaimCheckProducer;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
@@ -173,7 +174,7 @@ public final class ProducerHarness {
     if (mode == Mode.SERIALIZER) {
       ClaimCheckSerializer<byte[]> values = new ClaimCheckSerializer<>();
       values.configure(p, false);
-      p.keySet().removeIf(k -> k.startsWith("claimcheck."));
+      p.keySet().removeIf(ClaimCheckConfig::isClaimCheckKey);
       return new KafkaProducer<>(p, new StringSerializer(), values);
     }
     p.put(ClaimCheckProducer.WRITE_MAX_INFLIGHT, 16);

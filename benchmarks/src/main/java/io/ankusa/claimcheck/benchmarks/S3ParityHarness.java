@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.benchmarks;
 
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.kafka.ClaimCheckDeserializer;
 import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
@@ -118,7 +119,7 @@ public final class S3ParityHarness {
     config.put("claimcheck.cache.max.bytes", "0");
     // -Dclaimcheck.<key>=<value> passes one more config key to ours (or overrides one).
     System.getProperties().stringPropertyNames().stream()
-        .filter(k -> k.startsWith("claimcheck."))
+        .filter(ClaimCheckConfig::isClaimCheckKey)
         .forEach(k -> config.put(k, System.getProperty(k)));
     netty = async(NettyNioAsyncHttpClient.builder().maxConcurrency(128).build());
     crt = async(AwsCrtAsyncHttpClient.builder().maxConcurrency(128).build());

@@ -13,19 +13,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The CLI's {@code --config FILE}: Kafka client settings plus the serde's {@code claimcheck.*}
  * keys, validated when loaded; immutable.
  *
- * <p>A {@code claimcheck.*} key that is not a known key nor a per-store override ({@code
- * claimcheck.store.<i>.<setting>}) is rejected, so a typo never silently falls back to a default.
+ * <p>A {@code claimcheck.*} key that no part of the library reads ({@link
+ * ClaimCheckConfig#isKnownKey}) is rejected, so a typo never silently falls back to a default; the
+ * serde's and the Connect transforms' own keys are accepted (one file may configure them all) and
+ * not read here.
  */
 final class CliConfig {
-
-  private static final Pattern PER_STORE = Pattern.compile("claimcheck\\.store\\.\\d+\\..+");
 
   private final Map<String, Object> all;
   private final ClaimCheckConfig claimCheck;
@@ -33,9 +32,7 @@ final class CliConfig {
   private CliConfig(Map<String, Object> all, boolean kafka) {
     this.all = Map.copyOf(all);
     for (String key : all.keySet()) {
-      if (key.startsWith(ClaimCheckConfig.PREFIX)
-          && !ClaimCheckConfig.CONFIG_DEF.names().contains(key)
-          && !PER_STORE.matcher(key).matches()) {
+      if (ClaimCheckConfig.isClaimCheckKey(key) && !ClaimCheckConfig.isKnownKey(key)) {
         throw new ConfigException(key, "(not shown)", "unknown claimcheck key");
       }
     }

@@ -2,6 +2,7 @@ package io.ankusa.claimcheck.cli;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import io.ankusa.claimcheck.ref.RefCodec;
@@ -161,7 +162,7 @@ final class InspectCommand implements Callable<Integer> {
         .all()
         .forEach(
             (k, v) -> {
-              if (!k.startsWith("claimcheck.")) {
+              if (!ClaimCheckConfig.isClaimCheckKey(k)) {
                 c.put(k, v);
               }
             });

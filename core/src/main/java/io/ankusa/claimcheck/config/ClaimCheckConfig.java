@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -40,16 +41,6 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String METER_REGISTRY = "claimcheck.meter.registry";
 
   public static final String STORES = "claimcheck.stores";
-  public static final String S3_ENDPOINT = "claimcheck.s3.endpoint";
-  public static final String S3_REGION = "claimcheck.s3.region";
-  public static final String S3_PATH_STYLE = "claimcheck.s3.path.style.access";
-  public static final String S3_ACCESS_KEY_ID = "claimcheck.s3.access.key.id";
-  public static final String S3_SECRET_ACCESS_KEY = "claimcheck.s3.secret.access.key";
-  public static final String S3_CONNECT_TIMEOUT_MS = "claimcheck.s3.connect.timeout.ms";
-  public static final String S3_MAX_CONNECTIONS = "claimcheck.s3.max.connections";
-  public static final String S3_MULTIPART_THRESHOLD = "claimcheck.s3.multipart.threshold.bytes";
-  public static final String S3_MULTIPART_PART_SIZE = "claimcheck.s3.multipart.part.bytes";
-  public static final String S3_HTTP_CLIENT = "claimcheck.s3.http.client";
   public static final String OP_DEADLINE_MS = "claimcheck.store.op.deadline.ms";
   public static final String COOLDOWN_MS = "claimcheck.store.cooldown.ms";
   public static final String PLACEMENT = "claimcheck.placement";
@@ -247,7 +238,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
    * the Connect transforms' converter): one map may configure every surface, so core accepts them
    * and leaves them to their surface.
    */
-  public static final Set<String> SURFACE_KEYS =
+  private static final Set<String> SURFACE_KEYS =
       Set.of(
           "claimcheck.value.serde",
           "claimcheck.key.serde",
@@ -266,10 +257,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final Set<String> PER_STORE_SETTINGS = StoreSpecs.GLOBAL_KEYS.keySet();
 
   /** The prefix of a Connect converter's own settings (a surface key family). */
-  public static final String CONVERTER_SETTINGS_PREFIX = "claimcheck.converter.";
-
-  /** Per-store overrides, {@code claimcheck.store.<index>.<setting>}, resolved by StoreSpecs. */
-  private static final Pattern PER_STORE = Pattern.compile("claimcheck\\.store\\.\\d+\\..+");
+  private static final String CONVERTER_SETTINGS_PREFIX = "claimcheck.converter.";
 
   private final List<StoreSpec> stores;
 
@@ -287,25 +275,56 @@ public final class ClaimCheckConfig extends AbstractConfig {
     }
   }
 
+  // The key policy: every surface asks these, so one map configures them all and a misspelt
+  // claimcheck.* key is refused wherever it is given.
+
   /**
-   * Whether {@code key} is a core setting ({@link #CONFIG_DEF}, a per-store override, the
-   * registry).
+   * Whether {@code key} is in the library's namespace ({@value #PREFIX}): the library judges it
+   * (reads or refuses it), and it is not passed to a Kafka client.
+   */
+  public static boolean isClaimCheckKey(String key) {
+    return key.startsWith(PREFIX);
+  }
+
+  /**
+   * Whether {@code key} is a core setting: a {@link #CONFIG_DEF} key, the {@link #METER_REGISTRY
+   * registry}, or a per-store key {@code claimcheck.store.<index>.<setting>} (its index and setting
+   * are checked when the configuration is built).
    */
   public static boolean isCoreKey(String key) {
     return CONFIG_DEF.names().contains(key)
-        || PER_STORE.matcher(key).matches()
+        || StoreSpecs.isPerStoreKey(key)
         || key.equals(METER_REGISTRY);
   }
 
   /**
-   * Whether some part of the library reads {@code key}: a core key or a {@link #SURFACE_KEYS
-   * surface key}.
+   * Whether {@code key} is a surface key: one the serde, the producer or the Connect transforms
+   * read ({@code claimcheck.value.serde}, {@code claimcheck.key.serde}, {@code
+   * claimcheck.streams.final.failure}, {@code claimcheck.write.*} of the producer, {@code
+   * claimcheck.converter} and its {@code claimcheck.converter.<setting>}s), which core accepts and
+   * leaves to its surface.
    */
-  public static boolean isKnownKey(String key) {
-    return isCoreKey(key)
-        || SURFACE_KEYS.contains(key)
+  public static boolean isSurfaceKey(String key) {
+    return SURFACE_KEYS.contains(key)
         || (key.startsWith(CONVERTER_SETTINGS_PREFIX)
             && key.length() > CONVERTER_SETTINGS_PREFIX.length());
+  }
+
+  /** Whether some part of the library reads {@code key}: a core key or a surface key. */
+  public static boolean isKnownKey(String key) {
+    return isCoreKey(key) || isSurfaceKey(key);
+  }
+
+  /**
+   * The keys one surface accepts, given the {@link #isSurfaceKey surface keys} it reads ({@code
+   * surfaceKeysRead}): every key outside {@value #PREFIX} (a Kafka client's), every core key, and
+   * those of its surface keys; any other {@code claimcheck.} key is unknown to it and is refused
+   * ({@link Secrets#refuseUnknown}) naming the key, never showing its value. A surface cannot
+   * accept a {@code claimcheck.} key the library does not know.
+   */
+  public static Predicate<String> keysReadBy(Predicate<String> surfaceKeysRead) {
+    return key ->
+        !isClaimCheckKey(key) || isCoreKey(key) || (isSurfaceKey(key) && surfaceKeysRead.test(key));
   }
 
   /**
@@ -327,7 +346,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
     Map<String, Object> m = new java.util.HashMap<>();
     originals.forEach(
         (k, v) -> {
-          if (k.startsWith(PREFIX)) {
+          if (isClaimCheckKey(k)) {
             m.put(k, v);
           }
         });

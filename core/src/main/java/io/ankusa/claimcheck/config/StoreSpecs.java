@@ -35,7 +35,12 @@ import org.apache.kafka.common.config.ConfigException;
 final class StoreSpecs {
 
   private static final String STORES = "claimcheck.stores";
-  private static final Pattern OVERRIDE = Pattern.compile("claimcheck\\.store\\.(\\d+)\\.(.+)");
+
+  /** The prefix of the per-store keys, {@code claimcheck.store.<index>.<setting>}. */
+  private static final String PER_STORE = "claimcheck.store.";
+
+  private static final Pattern OVERRIDE =
+      Pattern.compile(Pattern.quote(PER_STORE) + "(\\d+)\\.(.+)");
 
   /** The setting every store has. */
   static final ConfigDef COMMON =
@@ -59,7 +64,7 @@ final class StoreSpecs {
     Map<String, String> keys = new LinkedHashMap<>();
     List<ConfigKey> defs = new ArrayList<>();
     for (ConfigKey k : COMMON.configKeys().values()) {
-      keys.put(k.name, "claimcheck.store." + k.name);
+      keys.put(k.name, PER_STORE + k.name);
       defs.add(k);
     }
     for (ClaimStoreProvider p : List.of(new S3StoreProvider(), new FileStoreProvider())) {
@@ -73,6 +78,14 @@ final class StoreSpecs {
   }
 
   private StoreSpecs() {}
+
+  /**
+   * Whether {@code key} has the form of a per-store key, {@code claimcheck.store.<index>.<setting>}
+   * (whether that store and setting exist is checked by {@link #resolve}).
+   */
+  static boolean isPerStoreKey(String key) {
+    return OVERRIDE.matcher(key).matches();
+  }
 
   /** Defines the library-wide key of every built-in per-store setting in {@code def}. */
   static ConfigDef defineGlobals(ConfigDef def) {
@@ -128,7 +141,7 @@ final class StoreSpecs {
     ClaimStoreProvider provider = providers.forScheme(scheme, STORES, StoreUris.shown(uri));
     ConfigDef def = new ConfigDef(COMMON);
     provider.settings().configKeys().values().forEach(def::define);
-    String at = "claimcheck.store." + i + ".";
+    String at = PER_STORE + i + ".";
     for (String name : new TreeSet<>(overrides.keySet())) {
       if (!def.names().contains(name)) {
         throw new ConfigException(

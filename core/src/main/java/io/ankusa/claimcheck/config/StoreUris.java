@@ -21,6 +21,10 @@ final class StoreUris {
   /** A host with an optional port: what an authority may be for a message to show it. */
   private static final Pattern HOST_PORT = Pattern.compile("[A-Za-z0-9._~%-]*(:[0-9]*)?");
 
+  /** Where credentials go instead (the S3 store's library-wide keys). */
+  private static final String CREDENTIAL_KEYS =
+      "claimcheck.s3.access.key.id and claimcheck.s3.secret.access.key";
+
   private StoreUris() {}
 
   /**
@@ -35,9 +39,7 @@ final class StoreUris {
           Secrets.HIDDEN,
           "a store URI must not contain '@' (user info"
               + " in any form; credentials go in "
-              + ClaimCheckConfig.S3_ACCESS_KEY_ID
-              + " and "
-              + ClaimCheckConfig.S3_SECRET_ACCESS_KEY
+              + CREDENTIAL_KEYS
               + ", and an '@' in a path is written %40); the"
               + " URI is not shown");
     }
@@ -56,9 +58,7 @@ final class StoreUris {
           Secrets.HIDDEN,
           "a store URI must not carry user info"
               + " (credentials go in "
-              + ClaimCheckConfig.S3_ACCESS_KEY_ID
-              + " and "
-              + ClaimCheckConfig.S3_SECRET_ACCESS_KEY
+              + CREDENTIAL_KEYS
               + "); the URI is not shown");
     }
     if (uri.getScheme() == null) {

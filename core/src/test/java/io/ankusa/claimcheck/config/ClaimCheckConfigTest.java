@@ -211,4 +211,50 @@ class ClaimCheckConfigTest {
     assertThat(new ClaimCheckConfig(base()).stores())
         .isEqualTo(new ClaimCheckConfig(base()).stores());
   }
+
+  @Test
+  void theKeyPolicyTellsLibraryPerStoreSurfaceAndUnknownKeysApart() {
+    assertThat(ClaimCheckConfig.isCoreKey("claimcheck.tenant")).isTrue();
+    assertThat(ClaimCheckConfig.isCoreKey("claimcheck.meter.registry")).isTrue();
+    assertThat(ClaimCheckConfig.isCoreKey("claimcheck.store.3.s3.region")).isTrue();
+    assertThat(ClaimCheckConfig.isCoreKey("claimcheck.store.x.s3.region")).isFalse();
+    for (String surface :
+        List.of(
+            "claimcheck.value.serde",
+            "claimcheck.key.serde",
+            "claimcheck.streams.final.failure",
+            "claimcheck.write.max.inflight",
+            "claimcheck.converter",
+            "claimcheck.converter.schemas.enable")) {
+      assertThat(ClaimCheckConfig.isSurfaceKey(surface)).as(surface).isTrue();
+      assertThat(ClaimCheckConfig.isCoreKey(surface)).as(surface).isFalse();
+      assertThat(ClaimCheckConfig.isKnownKey(surface)).as(surface).isTrue();
+    }
+    for (String unknown :
+        List.of("claimcheck.value.serdes", "claimcheck.converter.", "claimcheck.converterr.x")) {
+      assertThat(ClaimCheckConfig.isKnownKey(unknown)).as(unknown).isFalse();
+    }
+    assertThat(ClaimCheckConfig.isClaimCheckKey("bootstrap.servers")).isFalse();
+    // A surface accepts the core keys, the keys outside claimcheck., and only its own surface keys.
+    var serde = ClaimCheckConfig.keysReadBy("claimcheck.value.serde"::equals);
+    assertThat(serde.test("claimcheck.value.serde")).isTrue();
+    assertThat(serde.test("claimcheck.store.0.op.deadline.ms")).isTrue();
+    assertThat(serde.test("bootstrap.servers")).isTrue();
+    assertThat(serde.test("claimcheck.converter")).isFalse();
+    // ... and cannot accept a claimcheck. key the library does not know.
+    assertThat(ClaimCheckConfig.keysReadBy(k -> true).test("claimcheck.nope")).isFalse();
+  }
+
+  @Test
+  void aSurfaceKeyIsAcceptedByCoreAndAnUnknownOneRefusedNamingIt() {
+    Map<String, Object> m = base();
+    m.put("claimcheck.value.serde", "org.apache.kafka.common.serialization.Serdes$StringSerde");
+    m.put("claimcheck.converter.schemas.enable", "false");
+    assertThat(new ClaimCheckConfig(m).stores()).hasSize(4);
+    m.put("claimcheck.value.serdes", "s3cr3t-value");
+    assertThatThrownBy(() -> new ClaimCheckConfig(m))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("claimcheck.value.serdes")
+        .hasMessageNotContaining("s3cr3t-value");
+  }
 }

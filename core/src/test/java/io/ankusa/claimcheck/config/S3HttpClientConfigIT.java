@@ -22,12 +22,12 @@ class S3HttpClientConfigIT {
     s3.createBucket("http-client-config-it");
     Map<String, Object> m = new HashMap<>();
     m.put(ClaimCheckConfig.STORES, "s3://http-client-config-it/p");
-    m.put(ClaimCheckConfig.S3_ENDPOINT, s3.endpoint().toString());
-    m.put(ClaimCheckConfig.S3_REGION, s3.region());
-    m.put(ClaimCheckConfig.S3_PATH_STYLE, "true");
-    m.put(ClaimCheckConfig.S3_ACCESS_KEY_ID, s3.accessKey());
-    m.put(ClaimCheckConfig.S3_SECRET_ACCESS_KEY, s3.secretKey());
-    m.put(ClaimCheckConfig.S3_HTTP_CLIENT, "crt");
+    m.put("claimcheck.s3.endpoint", s3.endpoint().toString());
+    m.put("claimcheck.s3.region", s3.region());
+    m.put("claimcheck.s3.path.style.access", "true");
+    m.put("claimcheck.s3.access.key.id", s3.accessKey());
+    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    m.put("claimcheck.s3.http.client", "crt");
     StoreSpec spec = new ClaimCheckConfig(m).stores().get(0);
     try (ClaimStore store = spec.open()) {
       byte[] bytes = "over the CRT client".getBytes(java.nio.charset.StandardCharsets.UTF_8);

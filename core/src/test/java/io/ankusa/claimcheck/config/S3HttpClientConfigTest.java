@@ -40,17 +40,16 @@ class S3HttpClientConfigTest {
     ClaimCheckConfig byDefault = new ClaimCheckConfig(config());
     assertThat(client(byDefault, 0)).isEqualTo("netty");
     assertThat(client(byDefault, 1)).isEqualTo("netty");
-    ClaimCheckConfig crt = new ClaimCheckConfig(config(ClaimCheckConfig.S3_HTTP_CLIENT, " CRT "));
+    ClaimCheckConfig crt = new ClaimCheckConfig(config("claimcheck.s3.http.client", " CRT "));
     assertThat(client(crt, 0)).isEqualTo("crt");
     assertThat(client(crt, 1)).isEqualTo("crt");
   }
 
   @Test
   void anUnknownClientThrowsConfigExceptionNamingTheKey() {
-    assertThatThrownBy(
-            () -> new ClaimCheckConfig(config(ClaimCheckConfig.S3_HTTP_CLIENT, "apache")))
+    assertThatThrownBy(() -> new ClaimCheckConfig(config("claimcheck.s3.http.client", "apache")))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining(ClaimCheckConfig.S3_HTTP_CLIENT);
+        .hasMessageContaining("claimcheck.s3.http.client");
   }
 
   @Test
@@ -88,14 +87,14 @@ class S3HttpClientConfigTest {
       try {
         configClass
             .getConstructor(Map.class)
-            .newInstance(config(ClaimCheckConfig.S3_HTTP_CLIENT, "crt"));
+            .newInstance(config("claimcheck.s3.http.client", "crt"));
       } catch (InvocationTargetException e) {
         thrown = e.getCause();
       }
       assertThat(thrown).isNotNull();
       assertThat(thrown.getClass().getName()).isEqualTo(ConfigException.class.getName());
       assertThat(thrown.getMessage())
-          .contains(ClaimCheckConfig.S3_HTTP_CLIENT)
+          .contains("claimcheck.s3.http.client")
           .contains("software.amazon.awssdk:aws-crt-client");
     }
   }

@@ -272,7 +272,7 @@ public abstract class ClaimStoreContract {
 
   @Test
   void theSweepLockKeyIsStorableAndNeverAPack() {
-    String key = io.ankusa.claimcheck.internal.placement.SweepLock.key("t1");
+    String key = SweepLock.key("t1");
     store().putIfAbsent(key, bytes(4), T).join();
     assertThat(store().stat(key, T).join().size()).isEqualTo(4);
     assertThat(failure(store().putIfAbsent(key, bytes(4), T)).kind())

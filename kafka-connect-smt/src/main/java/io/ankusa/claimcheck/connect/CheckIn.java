@@ -5,7 +5,6 @@ import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.time.Ticker;
-import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.ConnectRecord;
 import org.apache.kafka.connect.data.Schema;
@@ -22,8 +21,10 @@ import org.apache.kafka.connect.transforms.Transformation;
  * <p>The stored bytes and the ref are exactly what {@code ClaimCheckSerializer} produces for the
  * same bytes, so {@code ClaimCheckDeserializer} redeems what this transform checked in.
  */
-public abstract class CheckIn<R extends ConnectRecord<R>> implements Transformation<R> {
+public abstract class CheckIn<R extends ConnectRecord<R>> extends FieldTransform<R>
+    implements Transformation<R> {
 
+  /** What this transform does, as Connect shows it (the plugin's overview). */
   public static final String OVERVIEW_DOC =
       "Checks large keys or values in to S3-compatible claim stores and replaces them with a small"
           + " claim-check ref (marked with the header "
@@ -47,105 +48,40 @@ public abstract class CheckIn<R extends ConnectRecord<R>> implements Transformat
   /** Every key this transform reads: the {@code claimcheck.*} keys and the converter's. */
   public static final ConfigDef CONFIG_DEF = TransformConfig.CONFIG_DEF;
 
-  private final Ticker ticker;
-  private Handle handle;
-
-  CheckIn(Ticker ticker) {
-    this.ticker = ticker;
-  }
-
-  @Override
-  public void configure(Map<String, ?> props) {
-    Handle opened = Handle.open(props, isKey(), ticker);
-    Handle previous = handle;
-    handle = opened;
-    if (previous != null) {
-      previous.close();
-    }
+  CheckIn(Ticker ticker, boolean isKey) {
+    super(ticker, isKey);
   }
 
   @Override
   public R apply(R record) {
-    Handle h = handle();
+    Configured c = configured();
     Headers headers = record.headers().duplicate();
-    headers.remove(RefFields.marker(isKey()));
-    Object field = operatingValue(record);
+    headers.remove(marker());
+    Object field = field(record);
     if (field == null) {
-      return newRecord(record, Schema.OPTIONAL_BYTES_SCHEMA, null, headers);
+      return withField(record, Schema.OPTIONAL_BYTES_SCHEMA, null, headers);
     }
     byte[] bytes;
     try {
-      bytes = h.converter().fromConnectData(record.topic(), operatingSchema(record), field);
+      bytes = c.converter().fromConnectData(record.topic(), fieldSchema(record), field);
     } catch (DataException e) {
-      throw new DataException(
-          TransformConfig.CONVERTER
-              + " "
-              + h.converter().getClass().getName()
-              + " cannot convert the "
-              + fieldName()
-              + " of "
-              + Failures.describe(record)
-              + ": "
-              + e.getMessage(),
-          e);
+      throw converterFailed(c.converter(), record, e);
     }
     if (bytes == null) {
-      return newRecord(record, Schema.OPTIONAL_BYTES_SCHEMA, null, headers);
+      return withField(record, Schema.OPTIONAL_BYTES_SCHEMA, null, headers);
     }
-    if (bytes.length < h.threshold() && !RefFields.startsWithMagic(bytes)) {
-      return newRecord(record, Schema.BYTES_SCHEMA, bytes, headers); // a ref-like one is claimed
+    if (bytes.length < c.threshold() && !RefFields.startsWithMagic(bytes)) {
+      return withField(record, Schema.BYTES_SCHEMA, bytes, headers); // a ref-like one is claimed
     }
     ClaimRef ref;
     try {
-      ref = isKey() ? h.claimCheck().checkInKey(bytes) : h.claimCheck().checkIn(bytes);
+      ref = isKey() ? c.claimCheck().checkInKey(bytes) : c.claimCheck().checkIn(bytes);
     } catch (ClaimCheckFailure f) {
       throw Failures.toConnect(f, record, fieldName());
     }
-    headers.addString(RefFields.marker(isKey()), String.valueOf(ref.version()));
-    return newRecord(record, Schema.BYTES_SCHEMA, RefCodec.encode(ref), headers);
+    headers.addString(marker(), RefFields.markerValue(ref.version()));
+    return withField(record, Schema.BYTES_SCHEMA, RefCodec.encode(ref), headers);
   }
-
-  private Handle handle() {
-    Handle h = handle;
-    if (h == null) {
-      throw new IllegalStateException(getClass().getName() + " is not configured");
-    }
-    if (h.isClosed()) {
-      throw new IllegalStateException(getClass().getName() + " is closed");
-    }
-    return h;
-  }
-
-  @Override
-  public ConfigDef config() {
-    return CONFIG_DEF;
-  }
-
-  @Override
-  public String version() {
-    return Version.get();
-  }
-
-  /** Closes the converter and releases the claim check; idempotent. */
-  @Override
-  public void close() {
-    Handle h = handle;
-    if (h != null) {
-      h.close();
-    }
-  }
-
-  abstract boolean isKey();
-
-  private String fieldName() {
-    return isKey() ? "key" : "value";
-  }
-
-  protected abstract Schema operatingSchema(R record);
-
-  protected abstract Object operatingValue(R record);
-
-  protected abstract R newRecord(R record, Schema schema, Object value, Headers headers);
 
   /**
    * Checks large record keys in, under content-derived pack ids: one key always yields one ref, so
@@ -154,64 +90,26 @@ public abstract class CheckIn<R extends ConnectRecord<R>> implements Transformat
    */
   public static class Key<R extends ConnectRecord<R>> extends CheckIn<R> {
 
+    /** The transform of the record key, as a worker instantiates it by class name. */
     public Key() {
       this(Ticker.system());
     }
 
     Key(Ticker ticker) {
-      super(ticker);
-    }
-
-    @Override
-    boolean isKey() {
-      return true;
-    }
-
-    @Override
-    protected Schema operatingSchema(R record) {
-      return record.keySchema();
-    }
-
-    @Override
-    protected Object operatingValue(R record) {
-      return record.key();
-    }
-
-    @Override
-    protected R newRecord(R record, Schema schema, Object value, Headers headers) {
-      return RecordFields.withKey(record, schema, value, headers);
+      super(ticker, true);
     }
   }
 
   /** Checks large record values in. */
   public static class Value<R extends ConnectRecord<R>> extends CheckIn<R> {
 
+    /** The transform of the record value, as a worker instantiates it by class name. */
     public Value() {
       this(Ticker.system());
     }
 
     Value(Ticker ticker) {
-      super(ticker);
-    }
-
-    @Override
-    boolean isKey() {
-      return false;
-    }
-
-    @Override
-    protected Schema operatingSchema(R record) {
-      return record.valueSchema();
-    }
-
-    @Override
-    protected Object operatingValue(R record) {
-      return record.value();
-    }
-
-    @Override
-    protected R newRecord(R record, Schema schema, Object value, Headers headers) {
-      return RecordFields.withValue(record, schema, value, headers);
+      super(ticker, false);
     }
   }
 }

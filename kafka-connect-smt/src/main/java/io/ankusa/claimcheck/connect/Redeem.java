@@ -5,10 +5,8 @@ import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.time.Ticker;
 import java.nio.ByteBuffer;
-import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.ConnectRecord;
-import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.errors.DataException;
 import org.apache.kafka.connect.header.Headers;
@@ -26,8 +24,10 @@ import org.apache.kafka.connect.transforms.Transformation;
  * Any other field is converted as it is. An {@link Error} met while redeeming is rethrown as
  * itself.
  */
-public abstract class Redeem<R extends ConnectRecord<R>> implements Transformation<R> {
+public abstract class Redeem<R extends ConnectRecord<R>> extends FieldTransform<R>
+    implements Transformation<R> {
 
+  /** What this transform does, as Connect shows it (the plugin's overview). */
   public static final String OVERVIEW_DOC =
       "Redeems claim-check refs written by ClaimCheckSerializer or CheckIn: reads the claimed bytes"
           + " back from the claim stores (verified against the ref's length and checksum) and"
@@ -49,51 +49,25 @@ public abstract class Redeem<R extends ConnectRecord<R>> implements Transformati
   /** Every key this transform reads: the {@code claimcheck.*} keys and the converter's. */
   public static final ConfigDef CONFIG_DEF = TransformConfig.CONFIG_DEF;
 
-  private final Ticker ticker;
-  private Handle handle;
-  private long deadlineNanos;
-
-  Redeem(Ticker ticker) {
-    this.ticker = ticker;
-  }
-
-  @Override
-  public void configure(Map<String, ?> props) {
-    Handle opened = Handle.open(props, isKey(), ticker);
-    Handle previous = handle;
-    handle = opened;
-    deadlineNanos = opened.claimCheck().config().readDeadline().toNanos();
-    if (previous != null) {
-      previous.close();
-    }
+  Redeem(Ticker ticker, boolean isKey) {
+    super(ticker, isKey);
   }
 
   @Override
   public R apply(R record) {
-    Handle h = handle();
-    byte[] bytes = bytes(operatingValue(record), record);
+    Configured c = configured();
+    byte[] bytes = bytes(field(record), record);
     Headers headers = record.headers().duplicate();
-    String marker = RefFields.marker(isKey());
-    boolean carriesRef = RefFields.carriesRef(headers.lastWithName(marker) != null, bytes);
-    headers.remove(marker); // after a redeem the field is no longer a ref
-    byte[] payload = carriesRef ? redeem(h, decode(bytes, record), record) : bytes;
+    boolean carriesRef = RefFields.carriesRef(headers.lastWithName(marker()) != null, bytes);
+    headers.remove(marker()); // after a redeem the field is no longer a ref
+    byte[] payload = carriesRef ? redeem(c, decode(bytes, record), record) : bytes;
     SchemaAndValue converted;
     try {
-      converted = h.converter().toConnectData(record.topic(), payload);
+      converted = c.converter().toConnectData(record.topic(), payload);
     } catch (DataException e) {
-      throw new DataException(
-          TransformConfig.CONVERTER
-              + " "
-              + h.converter().getClass().getName()
-              + " cannot convert the "
-              + fieldName()
-              + " of "
-              + Failures.describe(record)
-              + ": "
-              + e.getMessage(),
-          e);
+      throw converterFailed(c.converter(), record, e);
     }
-    return newRecord(record, converted.schema(), converted.value(), headers);
+    return withField(record, converted.schema(), converted.value(), headers);
   }
 
   private byte[] bytes(Object field, R record) {
@@ -130,105 +104,37 @@ public abstract class Redeem<R extends ConnectRecord<R>> implements Transformati
   }
 
   /** The shared blocking redeem of core: gate, deadline, typed failures; an Error as itself. */
-  private byte[] redeem(Handle h, ClaimRef ref, R record) {
+  private byte[] redeem(Configured c, ClaimRef ref, R record) {
     try {
-      return h.claimCheck().redeemBlocking(ref, ticker.read() + deadlineNanos);
+      return c.claimCheck().redeemBlocking(ref, ticker().read() + c.deadlineNanos());
     } catch (ClaimCheckFailure f) {
       throw Failures.toConnect(f, record, fieldName());
     }
   }
 
-  private Handle handle() {
-    Handle h = handle;
-    if (h == null) {
-      throw new IllegalStateException(getClass().getName() + " is not configured");
-    }
-    if (h.isClosed()) {
-      throw new IllegalStateException(getClass().getName() + " is closed");
-    }
-    return h;
-  }
-
-  @Override
-  public ConfigDef config() {
-    return CONFIG_DEF;
-  }
-
-  @Override
-  public String version() {
-    return Version.get();
-  }
-
-  /** Closes the converter and releases the claim check; idempotent. */
-  @Override
-  public void close() {
-    Handle h = handle;
-    if (h != null) {
-      h.close();
-    }
-  }
-
-  abstract boolean isKey();
-
-  private String fieldName() {
-    return isKey() ? "key" : "value";
-  }
-
-  protected abstract Object operatingValue(R record);
-
-  protected abstract R newRecord(R record, Schema schema, Object value, Headers headers);
-
   /** Redeems record keys. */
   public static class Key<R extends ConnectRecord<R>> extends Redeem<R> {
 
+    /** The transform of the record key, as a worker instantiates it by class name. */
     public Key() {
       this(Ticker.system());
     }
 
     Key(Ticker ticker) {
-      super(ticker);
-    }
-
-    @Override
-    boolean isKey() {
-      return true;
-    }
-
-    @Override
-    protected Object operatingValue(R record) {
-      return record.key();
-    }
-
-    @Override
-    protected R newRecord(R record, Schema schema, Object value, Headers headers) {
-      return RecordFields.withKey(record, schema, value, headers);
+      super(ticker, true);
     }
   }
 
   /** Redeems record values. */
   public static class Value<R extends ConnectRecord<R>> extends Redeem<R> {
 
+    /** The transform of the record value, as a worker instantiates it by class name. */
     public Value() {
       this(Ticker.system());
     }
 
     Value(Ticker ticker) {
-      super(ticker);
-    }
-
-    @Override
-    boolean isKey() {
-      return false;
-    }
-
-    @Override
-    protected Object operatingValue(R record) {
-      return record.value();
-    }
-
-    @Override
-    protected R newRecord(R record, Schema schema, Object value, Headers headers) {
-      return RecordFields.withValue(record, schema, value, headers);
+      super(ticker, false);
     }
   }
 }

@@ -7,6 +7,7 @@ import io.ankusa.claimcheck.config.Secrets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
@@ -27,6 +28,10 @@ final class TransformConfig {
   static final String DEFAULT_CONVERTER = "org.apache.kafka.connect.converters.ByteArrayConverter";
 
   private static final ConfigDef OWN = own(new ConfigDef());
+
+  /** The keys a transform reads: the library's key policy, with the converter's surface keys. */
+  private static final Predicate<String> READS =
+      ClaimCheckConfig.keysReadBy(key -> key.equals(CONVERTER) || key.startsWith(CONVERTER_PREFIX));
 
   /** Every key a transform reads: the core keys and {@link #CONVERTER}. */
   static final ConfigDef CONFIG_DEF = own(new ConfigDef(ClaimCheckConfig.CONFIG_DEF));
@@ -57,10 +62,7 @@ final class TransformConfig {
    * #CONVERTER}, a converter setting, or any key outside {@code claimcheck.} (the worker's own).
    */
   static boolean isTransformKey(String key) {
-    return !key.startsWith(ClaimCheckConfig.PREFIX)
-        || ClaimCheckConfig.isCoreKey(key)
-        || key.equals(CONVERTER)
-        || (key.startsWith(CONVERTER_PREFIX) && key.length() > CONVERTER_PREFIX.length());
+    return READS.test(key);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.kafka.prefetch.PrefetchingConsumer;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.clients.admin.Admin;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.kafka.internal.PollBoundaries;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerInterceptor;
 import org.apache.kafka.clients.consumer.ConsumerRecords;

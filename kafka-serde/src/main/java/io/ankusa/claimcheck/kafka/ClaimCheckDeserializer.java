@@ -2,13 +2,16 @@ package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.PluginLifecycle;
 import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.kafka.internal.Markers;
+import io.ankusa.claimcheck.kafka.internal.PollBoundaries;
+import io.ankusa.claimcheck.kafka.internal.SerdeMetrics;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.time.Ticker;
 import java.nio.ByteBuffer;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -44,21 +47,11 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
   private final Deserializer<T> given;
   private final Ticker ticker;
   private final SerdeMetrics metrics = new SerdeMetrics("redeemed");
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile State<T> state;
+  private final PluginLifecycle<State<T>> lifecycle =
+      new PluginLifecycle<>("ClaimCheckDeserializer", "inner deserializer");
 
   private record State<T>(
-      ClaimCheck claimCheck,
-      Deserializer<T> inner,
-      AutoCloseable owned,
-      boolean isKey,
-      PollBudget budget,
-      boolean closed) {
-
-    State<T> asClosed() {
-      return new State<>(claimCheck, inner, owned, isKey, budget, true);
-    }
-  }
+      ClaimCheck claimCheck, Deserializer<T> inner, boolean isKey, PollBudget budget) {}
 
   /**
    * A deserializer whose inner serde comes from {@code claimcheck.value.serde}/{@code key.serde}.
@@ -87,16 +80,15 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
     ClaimCheckConfig config = new ClaimCheckConfig(configs);
     Deserializer<T> inner;
     AutoCloseable owned;
-    if (given != null) {
+    if (given != null) { // configured again: a given inner is kept
       given.configure(configs, isKey);
       inner = given;
       owned = given;
     } else {
-      Serde<T> serde = Handles.innerSerde(serdeConfig, configs, isKey);
+      Serde<T> serde = serdeConfig.innerSerde(configs, isKey);
       inner = serde.deserializer();
       owned = serde;
     }
-    ClaimCheck cc = Handles.openClaimCheck(config, configs, ticker, owned);
     PollBudget budget =
         new PollBudget(
             ticker,
@@ -105,17 +97,7 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
             config.readDeadline().toNanos(),
             PollBoundaries::epoch,
             serdeConfig.maxPollRecords());
-    State<T> previous = state;
-    state = new State<>(cc, inner, owned, isKey, budget, false);
-    if (closed.get()) { // closed before (or while) configuring: stay closed
-      state = state.asClosed();
-    }
-    if (previous != null) { // configured again: drop the old handles, keep a given inner
-      previous.claimCheck.close();
-      if (previous.owned != owned) {
-        Handles.closeQuietly(previous.owned, "inner deserializer");
-      }
-    }
+    lifecycle.open(config, configs, ticker, owned, cc -> new State<>(cc, inner, isKey, budget));
   }
 
   @Override
@@ -125,8 +107,8 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
 
   @Override
   public T deserialize(String topic, Headers headers, byte[] data) {
-    State<T> s = configured();
-    if (!ClaimCheckHeaders.carriesRef(headers, data, s.isKey)) {
+    State<T> s = lifecycle.get();
+    if (!Markers.carriesRef(headers, data, s.isKey)) {
       metrics.inline();
       return s.inner.deserialize(topic, headers, data);
     }
@@ -151,8 +133,8 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
    */
   @Override
   public T deserialize(String topic, Headers headers, ByteBuffer data) {
-    State<T> s = configured();
-    if (!ClaimCheckHeaders.carriesRef(headers, data, s.isKey)) {
+    State<T> s = lifecycle.get();
+    if (!Markers.carriesRef(headers, data, s.isKey)) {
       metrics.inline();
       return s.inner.deserialize(topic, headers, data);
     }
@@ -183,49 +165,20 @@ public class ClaimCheckDeserializer<T> implements Deserializer<T> {
     return e;
   }
 
-  /**
-   * The state to work with: one volatile read on the hot path (the closed flag is part of it), the
-   * messages built off it.
-   */
-  private State<T> configured() {
-    State<T> s = state;
-    if (s == null || s.closed) {
-      throw unusable(s);
-    }
-    return s;
-  }
-
-  private static IllegalStateException unusable(State<?> s) {
-    return new IllegalStateException(
-        s == null
-            ? "ClaimCheckDeserializer is not configured: call configure() first"
-            : "ClaimCheckDeserializer is closed");
-  }
-
   /** The counts behind the plugin metrics (for tests). */
   SerdeMetrics metrics() {
     return metrics;
   }
 
-  /** The poll budget (for tests); null before configure. */
+  /** The poll budget (for tests). */
   PollBudget budget() {
-    State<T> s = state;
-    return s == null ? null : s.budget;
+    return lifecycle.get().budget;
   }
 
   /** Closes the inner deserializer and releases the claim check; idempotent. */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
-      State<T> s = state;
-      if (s != null) {
-        state = s.asClosed();
-        Handles.closeQuietly(s.owned, "inner deserializer");
-        s.claimCheck.close();
-      } else if (given != null) {
-        Handles.closeQuietly(given, "inner deserializer");
-      }
-    }
+    lifecycle.close(given);
   }
 
   /**

@@ -19,6 +19,11 @@ public class ClaimCheckException extends SerializationException {
 
   private final Reason reason;
 
+  /**
+   * A failure for {@code reason}: its message is the reason, a colon and {@code message} (name the
+   * claim, never a credential). The surfaces build theirs with {@link #of}; this is for code that
+   * reports its own, or tests that simulate one.
+   */
   public ClaimCheckException(Reason reason, String message, Throwable cause) {
     super(reason + ": " + message, cause);
     this.reason = Objects.requireNonNull(reason, "reason");

@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.RefFields;
-import java.nio.ByteBuffer;
-import org.apache.kafka.common.header.Header;
+import io.ankusa.claimcheck.kafka.internal.Markers;
+import io.ankusa.claimcheck.ref.ClaimRef;
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -31,10 +31,6 @@ public final class ClaimCheckHeaders {
   /** Marks a record whose key is a claim-check ref. */
   public static final String KEY_MARKER = RefFields.KEY_MARKER;
 
-  private static final byte[] VERSION = {
-    (byte) ('0' + io.ankusa.claimcheck.ref.ClaimRef.CURRENT_VERSION)
-  };
-
   private ClaimCheckHeaders() {}
 
   /** Returns the marker header name for a key ({@code isKey}) or a value. */
@@ -47,17 +43,15 @@ public final class ClaimCheckHeaders {
    * #mark(Headers, boolean, int)} with the ref's own version.
    */
   public static void mark(Headers headers, boolean isKey) {
-    headers.remove(marker(isKey));
-    headers.add(marker(isKey), VERSION.clone());
+    Markers.mark(headers, isKey, ClaimRef.CURRENT_VERSION);
   }
 
-  /** Sets the marker (replacing any stale one) for a ref of {@code refVersion} (1..9). */
+  /**
+   * Sets the marker (replacing any stale one) for a ref of {@code refVersion} (1..9), its value
+   * {@link RefFields#markerValue}.
+   */
   public static void mark(Headers headers, boolean isKey, int refVersion) {
-    if (refVersion < 1 || refVersion > 9) {
-      throw new IllegalArgumentException("ref version " + refVersion + " is not one digit");
-    }
-    headers.remove(marker(isKey));
-    headers.add(marker(isKey), new byte[] {(byte) ('0' + refVersion)});
+    Markers.mark(headers, isKey, refVersion);
   }
 
   /**
@@ -65,16 +59,12 @@ public final class ClaimCheckHeaders {
    * only read, never written (so read-only headers without a marker are fine).
    */
   public static void unmark(Headers headers, boolean isKey) {
-    String marker = marker(isKey);
-    if (headers.lastHeader(marker) != null) { // a scan without the iterator remove() allocates
-      headers.remove(marker);
-    }
+    Markers.unmark(headers, isKey);
   }
 
   /** Whether {@code headers} carry the marker; false for null headers. */
   public static boolean isMarked(Headers headers, boolean isKey) {
-    Header h = headers == null ? null : headers.lastHeader(marker(isKey));
-    return h != null;
+    return Markers.isMarked(headers, isKey);
   }
 
   /**
@@ -84,15 +74,6 @@ public final class ClaimCheckHeaders {
    * lookup.
    */
   public static boolean carriesRef(Headers headers, byte[] data, boolean isKey) {
-    return data != null
-        && RefFields.startsWithMagic(data)
-        && RefFields.carriesRef(isMarked(headers, isKey), data);
-  }
-
-  /** As {@link #carriesRef(Headers, byte[], boolean)} for a buffer's remaining bytes; no copy. */
-  static boolean carriesRef(Headers headers, ByteBuffer data, boolean isKey) {
-    return data != null
-        && RefFields.startsWithMagic(data)
-        && RefFields.carriesRef(isMarked(headers, isKey), data);
+    return Markers.carriesRef(headers, data, isKey);
   }
 }

@@ -1,30 +1,33 @@
 package io.ankusa.claimcheck.kafka;
 
 import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
+import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 
-import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.config.Secrets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
+import java.util.function.Predicate;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * The serde's own {@code claimcheck.*} keys on top of {@link ClaimCheckConfig}'s; immutable and
  * thread-safe.
  *
  * <p>{@link #CONFIG_DEF} documents every key a serializer, deserializer or serde reads (the core
- * keys plus {@link #VALUE_SERDE}, {@link #KEY_SERDE} and {@link #STREAMS_FINAL_FAILURE}). Building
- * one validates the serde keys and throws a {@link ConfigException} naming a bad one; the core keys
- * are validated when the claim check opens.
+ * keys plus {@link #VALUE_SERDE}, {@link #KEY_SERDE}, {@link #STREAMS_FINAL_FAILURE} and {@code
+ * ClaimCheckProducer}'s {@code claimcheck.write.*} keys). Building one validates the serde keys and
+ * throws a {@link ConfigException} naming a bad one; the core keys are validated when the claim
+ * check opens.
  */
 public final class ClaimCheckSerdeConfig {
 
@@ -41,6 +44,21 @@ public final class ClaimCheckSerdeConfig {
    */
   public static final String STREAMS_FINAL_FAILURE = "claimcheck.streams.final.failure";
 
+  /** {@code ClaimCheckProducer}: the most value bytes held while waiting for check-in (64 MiB). */
+  public static final String WRITE_BUFFER_BYTES = "claimcheck.write.buffer.bytes";
+
+  /** {@code ClaimCheckProducer}: how many check-ins run at once (default 16). */
+  public static final String WRITE_MAX_INFLIGHT = "claimcheck.write.max.inflight";
+
+  /** {@code ClaimCheckProducer}: up to this many waiting values go up as one pack (1: off). */
+  public static final String WRITE_PACK_MAX_CLAIMS = "claimcheck.write.pack.max.claims";
+
+  /** {@code ClaimCheckProducer}: a pack of several values stops growing here (default 8 MiB). */
+  public static final String WRITE_PACK_MAX_BYTES = "claimcheck.write.pack.max.bytes";
+
+  static final long DEFAULT_WRITE_BUFFER_BYTES = 64L << 20;
+  static final int DEFAULT_WRITE_MAX_INFLIGHT = 16;
+
   /** The consumer setting the poll budget is a share of. */
   static final String MAX_POLL_INTERVAL_MS = "max.poll.interval.ms";
 
@@ -50,15 +68,16 @@ public final class ClaimCheckSerdeConfig {
 
   private static final ConfigDef SERDE_DEF = serdeKeys(new ConfigDef());
 
+  /** The keys the serde reads: the library's key policy, with the serde's own surface keys. */
+  private static final Predicate<String> READS =
+      ClaimCheckConfig.keysReadBy(key -> SERDE_DEF.names().contains(key));
+
   /** Every key the serde reads: {@link ClaimCheckConfig#CONFIG_DEF} plus the serde's own. */
   public static final ConfigDef CONFIG_DEF = serdeKeys(new ConfigDef(ClaimCheckConfig.CONFIG_DEF));
 
   private final Map<String, Object> values;
   private final long maxPollIntervalMs;
   private final int maxPollRecords;
-
-  /** Per-store overrides, validated by {@link ClaimCheckConfig}. */
-  private static final Pattern PER_STORE = Pattern.compile("claimcheck\\.store\\.\\d+\\..+");
 
   /**
    * Validates the serde keys of {@code originals} (the whole client config map may be passed), and
@@ -94,14 +113,11 @@ public final class ClaimCheckSerdeConfig {
 
   /** Whether the serde reads {@code key}: a core key or one of the serde's own. */
   static boolean isSerdeKey(String key) {
-    return CONFIG_DEF.names().contains(key)
-        || PER_STORE.matcher(key).matches()
-        || key.equals(ClaimCheck.METER_REGISTRY)
-        || !key.startsWith(ClaimCheckConfig.PREFIX);
+    return READS.test(key);
   }
 
   private static ConfigDef serdeKeys(ConfigDef def) {
-    return ProducerSettings.define(def)
+    return producerKeys(def)
         .define(
             VALUE_SERDE,
             Type.CLASS,
@@ -125,6 +141,40 @@ public final class ClaimCheckSerdeConfig {
             "continue or fail: what the Streams deserialization exception handler does with a "
                 + "record whose claim is gone, corrupt or refused. Unset: continue when "
                 + "errors.dead.letter.queue.topic.name is set (the record goes there), else fail.");
+  }
+
+  /** The producer's keys, which the serde config knows too (one map may configure both). */
+  private static ConfigDef producerKeys(ConfigDef def) {
+    return def.define(
+            WRITE_BUFFER_BYTES,
+            Type.LONG,
+            DEFAULT_WRITE_BUFFER_BYTES,
+            Range.atLeast(1),
+            MEDIUM,
+            "ClaimCheckProducer: the most value bytes waiting for their check-in; a send that "
+                + "finds no room blocks up to max.block.ms, then fails with a TimeoutException.")
+        .define(
+            WRITE_MAX_INFLIGHT,
+            Type.INT,
+            DEFAULT_WRITE_MAX_INFLIGHT,
+            Range.between(1, 1024),
+            MEDIUM,
+            "ClaimCheckProducer: how many check-ins (uploads) run at once.")
+        .define(
+            WRITE_PACK_MAX_CLAIMS,
+            Type.INT,
+            1,
+            Range.between(1, 1000),
+            LOW,
+            "ClaimCheckProducer: up to this many values waiting together are checked in as one "
+                + "pack (one PUT); 1 writes one pack per value.")
+        .define(
+            WRITE_PACK_MAX_BYTES,
+            Type.LONG,
+            8L << 20,
+            Range.atLeast(1),
+            LOW,
+            "ClaimCheckProducer: a pack of several values stops growing at this many bytes.");
   }
 
   private static ConfigDef.Validator serdeClass() {
@@ -172,26 +222,54 @@ public final class ClaimCheckSerdeConfig {
 
   /** The inner serde class for keys ({@code isKey}) or values. */
   @SuppressWarnings("unchecked")
-  public Class<? extends Serde<?>> serdeClass(boolean isKey) {
+  Class<? extends Serde<?>> serdeClass(boolean isKey) {
     return (Class<? extends Serde<?>>) values.get(isKey ? KEY_SERDE : VALUE_SERDE);
+  }
+
+  /** A new inner serde for keys ({@code isKey}) or values, configured with {@code configs}. */
+  @SuppressWarnings("unchecked")
+  <T> Serde<T> innerSerde(Map<String, ?> configs, boolean isKey) {
+    Serde<T> serde = (Serde<T>) Utils.newInstance(serdeClass(isKey));
+    serde.configure(configs, isKey);
+    return serde;
   }
 
   /**
    * Whether the Streams handler continues past a final failure: the configured choice, else whether
    * a dead-letter queue is configured.
    */
-  public boolean continueOnFinalFailure(boolean deadLetterQueueConfigured) {
+  boolean continueOnFinalFailure(boolean deadLetterQueueConfigured) {
     String v = (String) values.get(STREAMS_FINAL_FAILURE);
     return v == null ? deadLetterQueueConfigured : v.trim().equalsIgnoreCase("continue");
   }
 
+  /** {@link #WRITE_BUFFER_BYTES}, as validated. */
+  public long writeBufferBytes() {
+    return (Long) values.get(WRITE_BUFFER_BYTES);
+  }
+
+  /** {@link #WRITE_MAX_INFLIGHT}, as validated. */
+  public int writeMaxInflight() {
+    return (Integer) values.get(WRITE_MAX_INFLIGHT);
+  }
+
+  /** {@link #WRITE_PACK_MAX_CLAIMS}, as validated. */
+  public int writePackMaxClaims() {
+    return (Integer) values.get(WRITE_PACK_MAX_CLAIMS);
+  }
+
+  /** {@link #WRITE_PACK_MAX_BYTES}, as validated. */
+  public long writePackMaxBytes() {
+    return (Long) values.get(WRITE_PACK_MAX_BYTES);
+  }
+
   /** The consumer's {@code max.poll.interval.ms} (default 300000). */
-  public long maxPollIntervalMs() {
+  long maxPollIntervalMs() {
     return maxPollIntervalMs;
   }
 
   /** The consumer's {@code max.poll.records}, resolved as Streams does; default 500. */
-  public int maxPollRecords() {
+  int maxPollRecords() {
     return maxPollRecords;
   }
 }

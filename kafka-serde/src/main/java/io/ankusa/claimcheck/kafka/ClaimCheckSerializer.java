@@ -2,11 +2,13 @@ package io.ankusa.claimcheck.kafka;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.PluginLifecycle;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.kafka.internal.ClaimEmit;
+import io.ankusa.claimcheck.kafka.internal.SerdeMetrics;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.time.Ticker;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -45,22 +47,15 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
 
   private final Serializer<T> given;
   private final SerdeMetrics metrics = new SerdeMetrics("checked in");
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile State<T> state;
+  private final PluginLifecycle<State<T>> lifecycle =
+      new PluginLifecycle<>("ClaimCheckSerializer", "inner serializer");
 
   private record State<T>(
       ClaimCheck claimCheck,
       Serializer<T> inner,
-      AutoCloseable owned,
       boolean isKey,
       int threshold,
-      boolean claimKeys,
-      boolean closed) {
-
-    State<T> asClosed() {
-      return new State<>(claimCheck, inner, owned, isKey, threshold, claimKeys, true);
-    }
-  }
+      boolean claimKeys) {}
 
   /** A serializer whose inner serde comes from {@code claimcheck.value.serde}/{@code key.serde}. */
   public ClaimCheckSerializer() {
@@ -81,35 +76,23 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
     ClaimCheckConfig config = new ClaimCheckConfig(configs);
     Serializer<T> inner;
     AutoCloseable owned;
-    if (given != null) {
+    if (given != null) { // configured again: a given inner is kept
       given.configure(configs, isKey);
       inner = given;
       owned = given;
     } else {
-      Serde<T> serde = Handles.innerSerde(serdeConfig, configs, isKey);
+      Serde<T> serde = serdeConfig.innerSerde(configs, isKey);
       inner = serde.serializer();
       owned = serde;
     }
-    ClaimCheck cc = Handles.openClaimCheck(config, configs, Ticker.system(), owned);
-    State<T> previous = state;
-    state =
-        new State<>(
-            cc,
-            inner,
-            owned,
-            isKey,
-            config.getInt(ClaimCheckConfig.THRESHOLD_BYTES),
-            config.getBoolean(ClaimCheckConfig.KEYS_ENABLED),
-            false);
-    if (closed.get()) { // closed before (or while) configuring: stay closed
-      state = state.asClosed();
-    }
-    if (previous != null) { // configured again: drop the old handles, keep a given inner
-      previous.claimCheck.close();
-      if (previous.owned != owned) {
-        Handles.closeQuietly(previous.owned, "inner serializer");
-      }
-    }
+    int threshold = config.getInt(ClaimCheckConfig.THRESHOLD_BYTES);
+    boolean claimKeys = config.getBoolean(ClaimCheckConfig.KEYS_ENABLED);
+    lifecycle.open(
+        config,
+        configs,
+        Ticker.system(),
+        owned,
+        cc -> new State<>(cc, inner, isKey, threshold, claimKeys));
   }
 
   @Override
@@ -119,7 +102,7 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
 
   @Override
   public byte[] serialize(String topic, Headers headers, T data) {
-    State<T> s = configured();
+    State<T> s = lifecycle.get();
     byte[] bytes = s.inner.serialize(topic, headers, data);
     if (!ClaimEmit.checksIn(bytes, s.threshold, s.isKey, s.claimKeys)) {
       metrics.inline();
@@ -141,25 +124,6 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
     return ClaimEmit.ref(headers, s.isKey, ref);
   }
 
-  /**
-   * The state to work with: one volatile read on the hot path (the closed flag is part of it), the
-   * messages built off it.
-   */
-  private State<T> configured() {
-    State<T> s = state;
-    if (s == null || s.closed) {
-      throw unusable(s);
-    }
-    return s;
-  }
-
-  private static IllegalStateException unusable(State<?> s) {
-    return new IllegalStateException(
-        s == null
-            ? "ClaimCheckSerializer is not configured: call configure() first"
-            : "ClaimCheckSerializer is closed");
-  }
-
   /** The counts behind the plugin metrics (for tests). */
   SerdeMetrics metrics() {
     return metrics;
@@ -168,20 +132,7 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
   /** Closes the inner serializer and releases the claim check; idempotent. */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true)) {
-      State<T> s = state;
-      if (s != null) {
-        state = s.asClosed();
-        release(s);
-      } else if (given != null) {
-        Handles.closeQuietly(given, "inner serializer");
-      }
-    }
-  }
-
-  private static void release(State<?> s) {
-    Handles.closeQuietly(s.owned, "inner serializer");
-    s.claimCheck.close();
+    lifecycle.close(given);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.kafka;
 
+import io.ankusa.claimcheck.kafka.internal.SerdeMetrics;
 import org.apache.kafka.common.metrics.Measurable;
 import org.apache.kafka.common.metrics.PluginMetrics;
 
@@ -17,8 +18,9 @@ final class PluginMetricsBinding {
 
   static void bind(SerdeMetrics counts, PluginMetrics metrics) {
     counts.forEach(
-        (name, doc, tags, counter) ->
+        (name, doc, tags, count) ->
             metrics.addMetric(
-                metrics.metricName(name, doc, tags), (Measurable) (config, now) -> counter.sum()));
+                metrics.metricName(name, doc, tags),
+                (Measurable) (config, now) -> count.getAsLong()));
   }
 }

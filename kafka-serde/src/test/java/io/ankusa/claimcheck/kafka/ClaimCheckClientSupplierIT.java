@@ -3,6 +3,8 @@ package io.ankusa.claimcheck.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.kafka.prefetch.PrefetchStats;
+import io.ankusa.claimcheck.kafka.prefetch.PrefetchingConsumer;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
@@ -124,8 +126,7 @@ class ClaimCheckClientSupplierIT {
           assertThat(supplier.mainConsumers)
               .hasSize(1)
               .allMatch(c -> c instanceof PrefetchingConsumer);
-          PrefetchingConsumer.Stats stats =
-              ((PrefetchingConsumer) supplier.mainConsumers.get(0)).stats();
+          PrefetchStats stats = ((PrefetchingConsumer) supplier.mainConsumers.get(0)).stats();
           assertThat(stats.started()).isEqualTo(REFS);
           assertThat(stats.failed()).isZero();
           assertThat(proxy.requestCount("GET")).isEqualTo(REFS);

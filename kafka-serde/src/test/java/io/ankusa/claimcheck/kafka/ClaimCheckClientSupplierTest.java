@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.kafka.prefetch.PrefetchingConsumer;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.memory.MemoryStore.Op;

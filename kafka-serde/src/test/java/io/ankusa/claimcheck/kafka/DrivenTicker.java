@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A ticker that tests advance by hand; thread-safe. */
-final class DrivenTicker implements Ticker {
+public final class DrivenTicker implements Ticker {
 
   private final AtomicLong nanos = new AtomicLong(5_000_000_000L);
 
@@ -14,7 +14,7 @@ final class DrivenTicker implements Ticker {
     return nanos.get();
   }
 
-  void advance(Duration d) {
+  public void advance(Duration d) {
     nanos.addAndGet(d.toNanos());
   }
 }

@@ -2,6 +2,7 @@ package io.ankusa.claimcheck.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.claimcheck.kafka.internal.PollBoundaries;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;

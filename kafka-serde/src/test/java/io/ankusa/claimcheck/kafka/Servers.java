@@ -18,24 +18,24 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Config and data helpers for the kafka-serde ITs: real broker, real S3 server, fault proxies. */
-final class Servers {
+public final class Servers {
 
   private Servers() {}
 
-  static EmbeddedKafka kafka() {
+  public static EmbeddedKafka kafka() {
     return EmbeddedKafka.shared();
   }
 
-  static EmbeddedS3 s3() {
+  public static EmbeddedS3 s3() {
     return EmbeddedS3.shared();
   }
 
-  static String unique(String prefix) {
+  public static String unique(String prefix) {
     return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
   /** One S3 store (bucket {@code bucket}) reached through {@code proxy}. */
-  static Map<String, Object> oneStore(FaultProxy proxy, String bucket) {
+  public static Map<String, Object> oneStore(FaultProxy proxy, String bucket) {
     Map<String, Object> m = credentials();
     m.put("claimcheck.stores", "s3://" + bucket);
     m.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
@@ -43,7 +43,8 @@ final class Servers {
   }
 
   /** Two S3 stores, each through its own proxy; store 0 is home. */
-  static Map<String, Object> twoStores(FaultProxy a, String bucketA, FaultProxy b, String bucketB) {
+  public static Map<String, Object> twoStores(
+      FaultProxy a, String bucketA, FaultProxy b, String bucketB) {
     Map<String, Object> m = credentials();
     m.put("claimcheck.stores", "s3://" + bucketA + ",s3://" + bucketB);
     m.put("claimcheck.store.0.s3.endpoint", a.endpoint().toString());
@@ -62,7 +63,7 @@ final class Servers {
   }
 
   /** A plain producer config: String keys, claim-checked byte[] values, set by class name. */
-  static Map<String, Object> producer(Map<String, Object> claimcheck) {
+  public static Map<String, Object> producer(Map<String, Object> claimcheck) {
     Map<String, Object> m = new HashMap<>(claimcheck);
     m.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka().bootstrapServers());
     m.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -73,7 +74,7 @@ final class Servers {
   }
 
   /** A plain consumer config: String keys, claim-checked byte[] values, manual commits. */
-  static Map<String, Object> consumer(Map<String, Object> claimcheck, String group) {
+  public static Map<String, Object> consumer(Map<String, Object> claimcheck, String group) {
     Map<String, Object> m = new HashMap<>(claimcheck);
     m.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka().bootstrapServers());
     m.put(ConsumerConfig.GROUP_ID_CONFIG, group);
@@ -85,7 +86,7 @@ final class Servers {
   }
 
   /** Polls until {@code n} records arrived or {@code timeout} passed. */
-  static <K, V> List<ConsumerRecord<K, V>> pollAll(
+  public static <K, V> List<ConsumerRecord<K, V>> pollAll(
       KafkaConsumer<K, V> consumer, int n, Duration timeout) {
     List<ConsumerRecord<K, V>> out = new ArrayList<>();
     long end = System.nanoTime() + timeout.toNanos();
@@ -101,24 +102,24 @@ final class Servers {
    * the default S3 settings: one, or one per part once the one-claim pack (value + 42 bytes of
    * header and index) reaches the multipart threshold.
    */
-  static int putRequests(int valueSize) {
+  public static int putRequests(int valueSize) {
     long pack = valueSize + 42L;
     if (pack
         < (int)
             io.ankusa.claimcheck.config.ClaimCheckConfig.CONFIG_DEF
                 .defaultValues()
-                .get(io.ankusa.claimcheck.config.ClaimCheckConfig.S3_MULTIPART_THRESHOLD)) {
+                .get("claimcheck.s3.multipart.threshold.bytes")) {
       return 1;
     }
     int part =
         (int)
             io.ankusa.claimcheck.config.ClaimCheckConfig.CONFIG_DEF
                 .defaultValues()
-                .get(io.ankusa.claimcheck.config.ClaimCheckConfig.S3_MULTIPART_PART_SIZE);
+                .get("claimcheck.s3.multipart.part.bytes");
     return (int) ((pack + part - 1) / part);
   }
 
-  static byte[] payload(int size, long seed) {
+  public static byte[] payload(int size, long seed) {
     byte[] b = new byte[size];
     new Random(seed).nextBytes(b);
     return b;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.connect.archfixture;
 
+import io.ankusa.claimcheck.collect.Collector;
 import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -10,6 +11,7 @@ import software.amazon.awssdk.core.SdkBytes;
 public final class BadSmt {
   Bytes internals;
   ClaimCheckSerializer otherSurface;
+  Collector collectorOutsideTheCli;
   MeterRegistry micrometer;
   Topic kafkaInternals;
   SdkBytes awsSdk;

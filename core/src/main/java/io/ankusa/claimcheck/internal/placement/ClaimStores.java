@@ -6,6 +6,7 @@ import io.ankusa.claimcheck.internal.breaker.Breakers;
 import io.ankusa.claimcheck.internal.schedule.Backoff;
 import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.SweepLock;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Clock;
 import java.time.Duration;

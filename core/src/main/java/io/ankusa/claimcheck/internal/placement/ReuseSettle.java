@@ -4,6 +4,7 @@ import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.StoredObject;
+import io.ankusa.claimcheck.store.SweepLock;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Clock;
 import java.time.Duration;

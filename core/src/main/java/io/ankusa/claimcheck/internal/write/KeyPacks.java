@@ -103,7 +103,7 @@ final class KeyPacks {
    * would still be deleted: so after it, {@link
    * io.ankusa.claimcheck.internal.placement.ClaimStores#settle} waits out the tenant's sweep lock
    * in that store and writes the pack again when it is gone or was deleted (the protocol {@link
-   * io.ankusa.claimcheck.internal.placement.SweepLock} describes; two stats per reuse).
+   * io.ankusa.claimcheck.store.SweepLock} describes; two stats per reuse).
    */
   void refresh(PackId id, EncodedPack pack, long deadline) {
     try {

@@ -12,7 +12,7 @@ final class CrtHttpClient {
   private CrtHttpClient() {}
 
   /** Returns a CRT client builder bounded like the Netty one (connections, connect, acquire). */
-  static SdkAsyncHttpClient.Builder<?> builder(S3StoreSettings settings) {
+  static SdkAsyncHttpClient.Builder<?> builder(S3Settings settings) {
     return AwsCrtAsyncHttpClient.builder()
         .maxConcurrency(settings.maxConnections())
         .connectionTimeout(settings.connectTimeout())

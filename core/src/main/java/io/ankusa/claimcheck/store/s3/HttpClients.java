@@ -3,7 +3,6 @@ package io.ankusa.claimcheck.store.s3;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
@@ -49,26 +48,25 @@ final class HttpClients {
 
   private HttpClients() {}
 
-  /** Normalizes a client name ({@code netty} or {@code crt}, any case). */
-  static String parse(String name) {
-    String n = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
-    if (!n.equals(NETTY) && !n.equals(CRT)) {
-      throw new IllegalArgumentException("httpClient must be netty or crt: " + name);
-    }
-    return n;
-  }
-
-  /** Whether the CRT HTTP client and its native runtime are on the class path. */
-  static boolean crtAvailable() {
+  /**
+   * The first class of the CRT HTTP client and its native runtime that cannot be loaded, or null
+   * when both are on the class path.
+   */
+  static String missingCrtClass() {
     ClassLoader loader = HttpClients.class.getClassLoader();
     for (String c : CRT_CLASSES) {
       try {
         Class.forName(c, false, loader);
       } catch (ClassNotFoundException | LinkageError e) {
-        return false;
+        return c;
       }
     }
-    return true;
+    return null;
+  }
+
+  /** Whether the CRT HTTP client and its native runtime are on the class path. */
+  static boolean crtAvailable() {
+    return missingCrtClass() == null;
   }
 
   /**
@@ -76,7 +74,7 @@ final class HttpClients {
    *
    * @throws IllegalStateException when the CRT client is chosen and not on the class path
    */
-  static Built build(S3StoreSettings settings) {
+  static Built build(S3Settings settings) {
     if (settings.httpClient().equals(CRT)) {
       if (!crtAvailable()) {
         throw new IllegalStateException(

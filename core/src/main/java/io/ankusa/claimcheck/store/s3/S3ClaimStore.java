@@ -51,17 +51,17 @@ final class S3ClaimStore implements ClaimStore {
   private final int multipartThreshold;
   private final int partSize;
 
-  S3ClaimStore(S3AsyncClient client, S3StoreSettings settings) {
+  S3ClaimStore(S3AsyncClient client, S3Settings settings) {
     this(client, settings, () -> {});
   }
 
   /** {@code afterClose} releases what the client does not own (its event loop threads). */
-  S3ClaimStore(S3AsyncClient client, S3StoreSettings settings, Runnable afterClose) {
+  S3ClaimStore(S3AsyncClient client, S3Settings settings, Runnable afterClose) {
     this(client, settings, afterClose, Ticker.system());
   }
 
   /** {@code ticker} measures what is left of a read's timeout for its one re-ask. */
-  S3ClaimStore(S3AsyncClient client, S3StoreSettings settings, Runnable afterClose, Ticker ticker) {
+  S3ClaimStore(S3AsyncClient client, S3Settings settings, Runnable afterClose, Ticker ticker) {
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.afterClose = Objects.requireNonNull(afterClose, "afterClose");
     this.multipartThreshold = settings.multipartThreshold();
@@ -428,8 +428,8 @@ final class S3ClaimStore implements ClaimStore {
 
   /**
    * Bounds a call by {@code t}, all its attempts together. No attempt timeout: the only further
-   * attempts ({@link StaleConnectionRetry}) follow a failure at once, so an attempt bound equal to
-   * the call's never fires first, and each one would cost a timer per request.
+   * attempts ({@link StaleConnectionRetry}) follow a failure within milliseconds, so an attempt
+   * bound equal to the call's never fires first, and each one would cost a timer per request.
    */
   private static AwsRequestOverrideConfiguration override(Duration t) {
     return AwsRequestOverrideConfiguration.builder().apiCallTimeout(t).build();

@@ -7,16 +7,12 @@ import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ClaimStoreProvider;
 import io.ankusa.claimcheck.store.StoreConfig;
 import java.net.URI;
-import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.config.types.Password;
 
 /**
  * Serves {@code s3://bucket[/prefix]} stores and defines their settings, each the one definition of
@@ -36,8 +32,13 @@ public final class S3StoreProvider implements ClaimStoreProvider {
   static final String MULTIPART_PART_SIZE = "s3.multipart.part.bytes";
   static final String HTTP_CLIENT = "s3.http.client";
 
-  private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
-  private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9!_.*'()/-]*");
+  /** The smallest part S3 accepts (all parts but the last). */
+  static final int MIN_PART_SIZE = 5 << 20;
+
+  private static final long DEFAULT_CONNECT_TIMEOUT_MS = 2_000;
+  private static final int DEFAULT_MAX_CONNECTIONS = 128;
+  private static final int DEFAULT_MULTIPART_THRESHOLD = 16 << 20;
+  private static final int DEFAULT_PART_SIZE = 8 << 20;
 
   private static final ConfigDef SETTINGS =
       new ConfigDef()
@@ -66,7 +67,7 @@ public final class S3StoreProvider implements ClaimStoreProvider {
           .define(
               CONNECT_TIMEOUT_MS,
               Type.LONG,
-              S3StoreSettings.DEFAULT_CONNECT_TIMEOUT.toMillis(),
+              DEFAULT_CONNECT_TIMEOUT_MS,
               Range.between(1, 60_000),
               LOW,
               "The longest a new connection to an S3 store may take to open; a request waits at most "
@@ -75,7 +76,7 @@ public final class S3StoreProvider implements ClaimStoreProvider {
           .define(
               MAX_CONNECTIONS,
               Type.INT,
-              S3StoreSettings.DEFAULT_MAX_CONNECTIONS,
+              DEFAULT_MAX_CONNECTIONS,
               Range.between(1, 10_000),
               LOW,
               "The most connections one process opens to an S3 store at once (reads, writes and "
@@ -83,8 +84,8 @@ public final class S3StoreProvider implements ClaimStoreProvider {
           .define(
               MULTIPART_THRESHOLD,
               Type.INT,
-              S3StoreSettings.DEFAULT_MULTIPART_THRESHOLD,
-              Range.atLeast(S3StoreSettings.MIN_PART_SIZE + 1),
+              DEFAULT_MULTIPART_THRESHOLD,
+              Range.atLeast(MIN_PART_SIZE + 1),
               LOW,
               "Packs of at least this many bytes go up to an S3 store as a multipart upload (parts "
                   + "uploaded concurrently, completed only if no object is there); must exceed "
@@ -92,8 +93,8 @@ public final class S3StoreProvider implements ClaimStoreProvider {
           .define(
               MULTIPART_PART_SIZE,
               Type.INT,
-              S3StoreSettings.DEFAULT_PART_SIZE,
-              Range.atLeast(S3StoreSettings.MIN_PART_SIZE),
+              DEFAULT_PART_SIZE,
+              Range.atLeast(MIN_PART_SIZE),
               LOW,
               "The part size of a multipart upload; at least 5 MiB (S3's minimum).")
           .define(
@@ -119,85 +120,12 @@ public final class S3StoreProvider implements ClaimStoreProvider {
 
   @Override
   public void validate(URI uri, StoreConfig config) {
-    settings(uri, config);
+    S3Settings.from(uri, config);
   }
 
   @Override
   public ClaimStore open(URI uri, StoreConfig config) {
-    return S3Stores.create(settings(uri, config));
-  }
-
-  /** The store's settings from {@code uri} and {@code config}, or a failure naming the key. */
-  static S3StoreSettings settings(URI uri, StoreConfig config) {
-    String bucket = uri.getHost();
-    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-      throw new IllegalArgumentException(
-          "an S3 store is s3://bucket[/prefix], without a query or" + " a fragment");
-    }
-    if (bucket == null || !BUCKET.matcher(bucket).matches()) {
-      throw new IllegalArgumentException(
-          "an S3 store is s3://bucket[/prefix] with a valid bucket name");
-    }
-    String prefix = uri.getPath() == null ? "" : uri.getPath().replaceAll("^/+", "");
-    if (!PREFIX.matcher(prefix).matches() || prefix.contains("..") || prefix.contains("//")) {
-      throw new IllegalArgumentException("the key prefix has characters S3 keys should not");
-    }
-    S3StoreSettings.Builder b =
-        S3StoreSettings.builder()
-            .bucket(bucket)
-            .prefix(prefix)
-            .pathStyleAccess(config.getBoolean(PATH_STYLE))
-            .operationTimeout(config.opDeadline())
-            .connectTimeout(Duration.ofMillis(config.getLong(CONNECT_TIMEOUT_MS)))
-            .maxConnections(config.getInt(MAX_CONNECTIONS))
-            .httpClient(config.getString(HTTP_CLIENT));
-    int threshold = config.getInt(MULTIPART_THRESHOLD);
-    int part = config.getInt(MULTIPART_PART_SIZE);
-    try {
-      b.multipart(threshold, part);
-    } catch (IllegalArgumentException e) {
-      // The part size met its ConfigDef range, so the threshold is what breaks the rule.
-      throw new ConfigException(
-          config.keyOf(MULTIPART_THRESHOLD),
-          threshold,
-          "must exceed the multipart part size ("
-              + part
-              + ", "
-              + config.keyOf(MULTIPART_PART_SIZE)
-              + ")");
-    }
-    String endpoint = blankToNull(config.getString(ENDPOINT));
-    if (endpoint != null) {
-      b.endpoint(URI.create(endpoint)); // the validator accepted it
-    }
-    String region = blankToNull(config.getString(REGION));
-    if (region != null) {
-      b.region(region);
-    }
-    String id = secret(config.getPassword(ACCESS_KEY_ID));
-    String key = secret(config.getPassword(SECRET_ACCESS_KEY));
-    if ((id == null) != (key == null)) {
-      throw new ConfigException(
-          config.keyOf(id != null ? ACCESS_KEY_ID : SECRET_ACCESS_KEY),
-          "[hidden]",
-          "give both "
-              + config.keyOf(ACCESS_KEY_ID)
-              + " and "
-              + config.keyOf(SECRET_ACCESS_KEY)
-              + ", or neither (the AWS default credentials chain)");
-    }
-    if (id != null) {
-      b.credentials(id, key);
-    }
-    return b.build();
-  }
-
-  private static String secret(Password p) {
-    return p == null ? null : blankToNull(p.value());
-  }
-
-  private static String blankToNull(String s) {
-    return s == null || s.isBlank() ? null : s.trim();
+    return S3Stores.create(S3Settings.from(uri, config));
   }
 
   /**
@@ -206,33 +134,22 @@ public final class S3StoreProvider implements ClaimStoreProvider {
    * key and the artifact.
    */
   static final class HttpClientValidator implements ConfigDef.Validator {
-    private static final List<String> CRT_CLASSES =
-        List.of(
-            "software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient",
-            "software.amazon.awssdk.crt.CRT");
-
     @Override
     public void ensureValid(String name, Object value) {
       String v = value == null ? "" : String.valueOf(value).trim().toLowerCase(Locale.ROOT);
-      if (!v.equals("netty") && !v.equals("crt")) {
+      if (!v.equals(HttpClients.NETTY) && !v.equals(HttpClients.CRT)) {
         throw new ConfigException(name, value, "must be netty or crt");
       }
-      if (v.equals("netty")) {
-        return;
-      }
-      for (String c : CRT_CLASSES) {
-        try {
-          Class.forName(c, false, S3StoreProvider.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-          throw new ConfigException(
-              name,
-              value,
-              "the CRT HTTP client is not on the class path"
-                  + " ("
-                  + c
-                  + " is missing): add software.amazon.awssdk:aws-crt-client, the"
-                  + " version of the AWS SDK in use, to the application's dependencies");
-        }
+      String missing = v.equals(HttpClients.CRT) ? HttpClients.missingCrtClass() : null;
+      if (missing != null) {
+        throw new ConfigException(
+            name,
+            value,
+            "the CRT HTTP client is not on the class path"
+                + " ("
+                + missing
+                + " is missing): add software.amazon.awssdk:aws-crt-client, the"
+                + " version of the AWS SDK in use, to the application's dependencies");
       }
     }
 
@@ -249,8 +166,8 @@ public final class S3StoreProvider implements ClaimStoreProvider {
   static final class EndpointValidator implements ConfigDef.Validator {
     @Override
     public void ensureValid(String name, Object value) {
-      String v = value == null ? null : blankToNull(String.valueOf(value));
-      if (v == null) {
+      String v = value == null ? "" : String.valueOf(value).trim();
+      if (v.isEmpty()) {
         return;
       }
       URI u;
@@ -268,9 +185,8 @@ public final class S3StoreProvider implements ClaimStoreProvider {
             "not an endpoint URL: it carries user info "
                 + "(credentials go in claimcheck.s3.access.key.id and claimcheck.s3.secret.access.key)");
       }
-      try {
-        S3StoreSettings.builder().endpoint(u);
-      } catch (IllegalArgumentException e) {
+      String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+      if (!(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null) {
         throw new ConfigException(
             name, "[hidden]", "not an endpoint URL: must be http:// or https:// with a host");
       }

@@ -20,12 +20,12 @@ final class S3Stores {
 
   /**
    * Returns a store on {@code settings}' bucket and prefix: an AWS SDK v2 async client (Netty or
-   * CRT HTTP client, {@link S3StoreSettings#httpClient()}) that makes one attempt per call (a
-   * second only for a request that met a connection the server had closed: {@link
-   * StaleConnectionRetry}), bounded by the operation timeout, and classifies every outcome by HTTP
-   * status. Getting a connection is bounded apart, by {@link
-   * S3StoreSettings#connectionAcquisitionTimeout()}, so a store that refuses connections fails fast
-   * and the writer moves on to the next store. Close it to release its connections and threads.
+   * CRT HTTP client, {@link S3Settings#httpClient()}) that makes one attempt per call (a second
+   * only for a request that met a connection the server had closed: {@link StaleConnectionRetry}),
+   * bounded by the operation timeout, and classifies every outcome by HTTP status. Getting a
+   * connection is bounded apart, by {@link S3Settings#connectionAcquisitionTimeout()}, so a store
+   * that refuses connections fails fast and the writer moves on to the next store. Close it to
+   * release its connections and threads.
    *
    * <p>The SDK's own checksums are asked for only where S3 requires them, so S3-compatible servers
    * without the newer checksum headers work too; packs carry their own checksums, which readers
@@ -34,7 +34,7 @@ final class S3Stores {
    * @throws IllegalStateException when the client cannot be built (for example no region is set and
    *     the AWS default region chain finds none)
    */
-  public static ClaimStore create(S3StoreSettings settings) {
+  public static ClaimStore create(S3Settings settings) {
     Objects.requireNonNull(settings, "settings");
     HttpClients.Built http = HttpClients.build(settings);
     S3AsyncClientBuilder b =
@@ -62,7 +62,7 @@ final class S3Stores {
     }
   }
 
-  private static AwsCredentialsProvider credentials(S3StoreSettings settings) {
+  private static AwsCredentialsProvider credentials(S3Settings settings) {
     if (settings.accessKeyId().isPresent()) {
       return StaticCredentialsProvider.create(
           AwsBasicCredentials.create(

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.store.s3;
 
+import java.time.Duration;
 import software.amazon.awssdk.retries.StandardRetryStrategy;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.retries.api.RetryStrategy;
@@ -13,11 +14,14 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
  * keep-alive connection after answering a losing conditional PUT with 412 before reading its body,
  * and a request the client had already put on that connection fails with "the connection was closed
  * during the request" (3 of 300 racing writers on one client; a GET sharing the client can meet it
- * too). The pool can hold several such connections at once, and a second attempt may be handed
- * another one of them (seen in CI: a GET failed twice in a row on a client whose pool S3Proxy had
- * just closed), so up to {@link #MAX_ATTEMPTS} attempts, all inside the call's one deadline.
- * Sending it again at once is safe: GET and HEAD are idempotent, and a put-if-absent that did land
- * before its answer was lost comes back 412, already exists.
+ * too). The pool can hold several such connections at once (one per losing writer), and a retry
+ * sent at once is often handed another of them before its close has been read (seen: a GET failing
+ * on two in a row, then 30 racing writers failing four times in a row). So each retry waits a
+ * moment first — 1 ms, then 2, 4, 8, 16 (half jittered) — which lets the client see the other
+ * closes and drop those connections from the pool; up to {@link #MAX_ATTEMPTS} attempts, about 31
+ * ms of waiting at most, all inside the call's one deadline. Sending it again is safe: GET and HEAD
+ * are idempotent, and a put-if-absent that did land before its answer was lost comes back 412,
+ * already exists.
  *
  * <p>Each HTTP client words it its own way: Netty's {@link #CLOSED_DURING_REQUEST}, the CRT
  * client's error {@code AWS_ERROR_HTTP_CONNECTION_CLOSED} ({@link #CRT_CONNECTION_CLOSED}, the
@@ -32,18 +36,24 @@ final class StaleConnectionRetry {
   /** The CRT client's message for AWS_ERROR_HTTP_CONNECTION_CLOSED. */
   static final String CRT_CONNECTION_CLOSED = "The connection has closed or is closing.";
 
-  /** Attempts per call: the first, and a retry for each of up to three closed connections. */
-  static final int MAX_ATTEMPTS = 4;
+  /** Attempts per call: the first, and a retry for each of up to five closed connections. */
+  static final int MAX_ATTEMPTS = 6;
+
+  /** The first retry's wait; each further one doubles it, up to {@link #MAX_DELAY}. */
+  static final Duration BASE_DELAY = Duration.ofMillis(1);
+
+  /** The longest wait before a retry. */
+  static final Duration MAX_DELAY = Duration.ofMillis(16);
 
   private StaleConnectionRetry() {}
 
-  /** At most {@link #MAX_ATTEMPTS} attempts; each retry only after a closed connection, at once. */
+  /** At most {@link #MAX_ATTEMPTS} attempts; each retry only after a closed connection. */
   static RetryStrategy strategy() {
     return StandardRetryStrategy.builder()
         .maxAttempts(MAX_ATTEMPTS)
         .retryOnException(StaleConnectionRetry::isClosedConnection)
         .treatAsThrottling(t -> false)
-        .backoffStrategy(BackoffStrategy.retryImmediately())
+        .backoffStrategy(BackoffStrategy.exponentialDelayHalfJitter(BASE_DELAY, MAX_DELAY))
         .throttlingBackoffStrategy(BackoffStrategy.retryImmediately())
         .circuitBreakerEnabled(false)
         .useClientDefaults(false)

@@ -91,19 +91,27 @@ class FailoverS3IT {
   private static ClaimStore store(FaultProxy proxy, String bucket) {
     return new ClaimCheckConfig(
             java.util.Map.of(
-                ClaimCheckConfig.STORES, "s3://" + bucket,
-                ClaimCheckConfig.S3_ENDPOINT, proxy.endpoint().toString(),
-                ClaimCheckConfig.S3_REGION, s3.region(),
-                ClaimCheckConfig.S3_PATH_STYLE, "true",
-                ClaimCheckConfig.S3_ACCESS_KEY_ID, s3.accessKey(),
-                ClaimCheckConfig.S3_SECRET_ACCESS_KEY, s3.secretKey(),
-                ClaimCheckConfig.OP_DEADLINE_MS, String.valueOf(OP.toMillis()),
+                ClaimCheckConfig.STORES,
+                "s3://" + bucket,
+                "claimcheck.s3.endpoint",
+                proxy.endpoint().toString(),
+                "claimcheck.s3.region",
+                s3.region(),
+                "claimcheck.s3.path.style.access",
+                "true",
+                "claimcheck.s3.access.key.id",
+                s3.accessKey(),
+                "claimcheck.s3.secret.access.key",
+                s3.secretKey(),
+                ClaimCheckConfig.OP_DEADLINE_MS,
+                String.valueOf(OP.toMillis()),
                 // A refused connection the SDK's pool loses costs connect + 1 s (the acquisition
                 // bound):
                 // keep that well inside OP, so a down home store always leaves time to fail over,
                 // as
                 // README's "op.deadline.ms leaves room for failover" advice says.
-                ClaimCheckConfig.S3_CONNECT_TIMEOUT_MS, "500"))
+                "claimcheck.s3.connect.timeout.ms",
+                "500"))
         .stores()
         .get(0)
         .open();

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.internal.collect.PackListing;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
@@ -149,7 +148,10 @@ class UnmountedVolumeTest {
               f -> assertThat(f.reason()).isEqualTo(ClaimCheckFailure.Reason.UNAVAILABLE));
       assertThat(entries(mountPoint)).as("nothing written on the bare mount point").isEmpty();
       try (ClaimStore store = consumer.config().stores().get(0).open()) {
-        assertThatThrownBy(() -> PackListing.list(store, 0, tenant, T))
+        // The collector's listing of the tenant (module collector) sees this store failure.
+        assertThatThrownBy(() -> store.list(tenant + "/", null, T).join())
+            .isInstanceOf(CompletionException.class)
+            .cause()
             .isInstanceOfSatisfying(
                 StoreException.class, e -> assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE));
       }

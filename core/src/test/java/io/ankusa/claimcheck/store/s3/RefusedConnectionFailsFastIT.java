@@ -11,6 +11,7 @@ import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,10 +89,9 @@ class RefusedConnectionFailsFastIT {
   }
 
   private static ClaimStore store() {
-    return S3Stores.create(
-        S3TestStores.settings(s3, proxy.endpoint(), "s3://" + BUCKET)
-            .operationTimeout(OP_TIMEOUT)
-            .connectTimeout(CONNECT)
-            .build());
+    Map<String, Object> config = S3TestStores.config(s3, proxy.endpoint(), "s3://" + BUCKET);
+    config.put("claimcheck.store.op.deadline.ms", String.valueOf(OP_TIMEOUT.toMillis()));
+    config.put("claimcheck.s3.connect.timeout.ms", String.valueOf(CONNECT.toMillis()));
+    return S3TestStores.create(config);
   }
 }

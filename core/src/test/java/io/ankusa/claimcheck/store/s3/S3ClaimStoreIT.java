@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -113,11 +114,9 @@ class S3ClaimStoreIT {
   @Test
   void aWrongSecretIsForbiddenAndTheMessageHoldsNoSecret() {
     String wrongSecret = "this-is-the-wrong-secret";
-    try (ClaimStore wrong =
-        S3Stores.create(
-            S3TestStores.settings(s3, s3.endpoint(), "s3://" + BUCKET)
-                .credentials(s3.accessKey(), wrongSecret)
-                .build())) {
+    Map<String, Object> config = S3TestStores.config(s3, s3.endpoint(), "s3://" + BUCKET);
+    config.put("claimcheck.s3.secret.access.key", wrongSecret);
+    try (ClaimStore wrong = S3TestStores.create(config)) {
       StoreException read = failure(wrong.getRange("any", 0, 1, T));
       assertThat(read.kind()).isEqualTo(Kind.FORBIDDEN);
       StoreException write = failure(wrong.putIfAbsent("any", new byte[] {1}, T));

@@ -8,6 +8,7 @@ import io.ankusa.claimcheck.store.StoreException.Kind;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.MinIOContainer;
 import org.testcontainers.junit.jupiter.Container;
@@ -42,15 +43,15 @@ class S3ClaimStoreMinioIT {
       admin.createBucket(b -> b.bucket("claims")).join();
     }
     try (ClaimStore store =
-        S3Stores.create(
-            S3StoreSettings.builder()
-                .bucket("claims")
-                .prefix("minio")
-                .endpoint(endpoint)
-                .region("us-east-1")
-                .pathStyleAccess(true)
-                .credentials(MINIO.getUserName(), MINIO.getPassword())
-                .build())) {
+        S3TestStores.create(
+            Map.of(
+                "claimcheck.stores", "s3://claims/minio",
+                "claimcheck.s3.endpoint", endpoint.toString(),
+                "claimcheck.s3.region", "us-east-1",
+                "claimcheck.s3.path.style.access", "true",
+                "claimcheck.s3.access.key.id", MINIO.getUserName(),
+                "claimcheck.s3.secret.access.key", MINIO.getPassword(),
+                "claimcheck.store.op.deadline.ms", "30000"))) {
       byte[] bytes = "0123456789".getBytes(StandardCharsets.US_ASCII);
       store.putIfAbsent("k", bytes, T).join();
       assertThat(store.getRange("k", 0, 10, T).join()).isEqualTo(bytes);

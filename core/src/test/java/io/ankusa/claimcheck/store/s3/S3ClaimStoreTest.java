@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
-import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,15 +21,14 @@ class S3ClaimStoreTest {
   @BeforeAll
   static void create() {
     store =
-        S3Stores.create(
-            S3StoreSettings.builder()
-                .bucket("bucket")
-                .prefix("prefix")
-                .endpoint(URI.create("http://127.0.0.1:9"))
-                .region("us-east-1")
-                .pathStyleAccess(true)
-                .credentials("id", "secret")
-                .build());
+        S3TestStores.create(
+            Map.of(
+                "claimcheck.stores", "s3://bucket/prefix",
+                "claimcheck.s3.endpoint", "http://127.0.0.1:9",
+                "claimcheck.s3.region", "us-east-1",
+                "claimcheck.s3.path.style.access", "true",
+                "claimcheck.s3.access.key.id", "id",
+                "claimcheck.s3.secret.access.key", "secret"));
   }
 
   @AfterAll

@@ -12,6 +12,7 @@ import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class S3MultipartIT {
 
   private static final Duration T = Duration.ofSeconds(20);
-  private static final int PART = S3StoreSettings.MIN_PART_SIZE;
+  private static final int PART = S3StoreProvider.MIN_PART_SIZE;
   private static EmbeddedS3 s3;
   private static FaultProxy proxy;
   private static String bucket;
@@ -54,12 +55,11 @@ class S3MultipartIT {
   }
 
   private ClaimStore store() {
-    ClaimStore s =
-        S3Stores.create(
-            S3TestStores.settings(s3, proxy.endpoint(), "s3://" + bucket)
-                .multipart(PART + 1, PART)
-                .operationTimeout(T)
-                .build());
+    Map<String, Object> config = S3TestStores.config(s3, proxy.endpoint(), "s3://" + bucket);
+    config.put("claimcheck.s3.multipart.threshold.bytes", String.valueOf(PART + 1));
+    config.put("claimcheck.s3.multipart.part.bytes", String.valueOf(PART));
+    config.put("claimcheck.store.op.deadline.ms", String.valueOf(T.toMillis()));
+    ClaimStore s = S3TestStores.create(config);
     opened.add(s);
     return s;
   }

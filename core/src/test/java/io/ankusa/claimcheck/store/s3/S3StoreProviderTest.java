@@ -33,7 +33,7 @@ class S3StoreProviderTest {
     m.put("claimcheck.store.1.s3.multipart.threshold.bytes", String.valueOf(12 << 20));
     List<StoreSpec> s = new ClaimCheckConfig(m).stores();
 
-    S3StoreSettings a = S3StoreProvider.settings(s.get(0).uri(), s.get(0).settings());
+    S3Settings a = S3Settings.from(s.get(0).uri(), s.get(0).settings());
     assertThat(a.bucket()).isEqualTo("claims");
     assertThat(a.prefix()).isEqualTo("team-a/");
     assertThat(a.endpoint()).contains(URI.create("http://127.0.0.1:9000"));
@@ -47,7 +47,7 @@ class S3StoreProviderTest {
     assertThat(a.multipartThreshold()).isEqualTo(16 << 20);
     assertThat(a.partSize()).isEqualTo(8 << 20);
 
-    S3StoreSettings b = S3StoreProvider.settings(s.get(1).uri(), s.get(1).settings());
+    S3Settings b = S3Settings.from(s.get(1).uri(), s.get(1).settings());
     assertThat(b.bucket()).isEqualTo("backup");
     assertThat(b.prefix()).isEmpty();
     assertThat(b.endpoint()).contains(URI.create("https://10.0.0.9:9000"));
@@ -72,7 +72,7 @@ class S3StoreProviderTest {
     m.put("claimcheck.s3.access.key.id", "");
     m.put("claimcheck.s3.secret.access.key", "");
     StoreSpec spec = new ClaimCheckConfig(m).stores().get(0);
-    S3StoreSettings s = S3StoreProvider.settings(spec.uri(), spec.settings());
+    S3Settings s = S3Settings.from(spec.uri(), spec.settings());
     assertThat(s.endpoint()).isEmpty();
     assertThat(s.region()).isEmpty();
     assertThat(s.accessKeyId()).isEmpty();

@@ -1,10 +1,14 @@
 package io.ankusa.claimcheck.store.s3;
 
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.config.StoreSpec;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -27,15 +31,32 @@ final class S3TestStores {
     return System.getProperty(HTTP_CLIENT_PROPERTY, HttpClients.NETTY);
   }
 
-  static S3StoreSettings.Builder settings(EmbeddedS3 s3, URI endpoint, String location) {
-    return S3StoreSettings.builder()
-        .httpClient(httpClient())
-        .bucket(bucket(location))
-        .prefix(prefix(location))
-        .endpoint(endpoint)
-        .region(s3.region())
-        .pathStyleAccess(true)
-        .credentials(s3.accessKey(), s3.secretKey());
+  /**
+   * The configuration of one store at {@code location} ({@code s3://bucket[/prefix]}) on {@code
+   * s3}, reached at {@code endpoint}, with this run's HTTP client: a mutable map, so a test adds or
+   * overrides {@code claimcheck.*} keys before {@link #create}.
+   */
+  static Map<String, Object> config(EmbeddedS3 s3, URI endpoint, String location) {
+    Map<String, Object> m = new HashMap<>();
+    m.put("claimcheck.stores", location);
+    m.put("claimcheck.s3.http.client", httpClient());
+    m.put("claimcheck.s3.endpoint", endpoint.toString());
+    m.put("claimcheck.s3.region", s3.region());
+    m.put("claimcheck.s3.path.style.access", "true");
+    m.put("claimcheck.s3.access.key.id", s3.accessKey());
+    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    return m;
+  }
+
+  /** The settings of store 0 of {@code config}, parsed as the provider parses them. */
+  static S3Settings settings(Map<String, ?> config) {
+    StoreSpec spec = new ClaimCheckConfig(config).stores().get(0);
+    return S3Settings.from(spec.uri(), spec.settings());
+  }
+
+  /** A store on store 0 of {@code config}; the caller closes it. */
+  static ClaimStore create(Map<String, ?> config) {
+    return S3Stores.create(settings(config));
   }
 
   /** The bucket of {@code s3://bucket[/prefix]}. */
@@ -53,7 +74,9 @@ final class S3TestStores {
   }
 
   static ClaimStore store(EmbeddedS3 s3, URI endpoint, String location, Duration opTimeout) {
-    return S3Stores.create(settings(s3, endpoint, location).operationTimeout(opTimeout).build());
+    Map<String, Object> config = config(s3, endpoint, location);
+    config.put("claimcheck.store.op.deadline.ms", String.valueOf(opTimeout.toMillis()));
+    return create(config);
   }
 
   /** Waits for {@code f} and returns the StoreException it failed with; fails if it did not. */

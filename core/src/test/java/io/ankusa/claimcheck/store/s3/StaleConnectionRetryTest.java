@@ -88,6 +88,6 @@ class StaleConnectionRetryTest {
 
   @Test
   void theStrategyAllowsARetryForEachOfSeveralStalePooledConnections() {
-    assertThat(StaleConnectionRetry.strategy().maxAttempts()).isEqualTo(4);
+    assertThat(StaleConnectionRetry.strategy().maxAttempts()).isEqualTo(6);
   }
 }
