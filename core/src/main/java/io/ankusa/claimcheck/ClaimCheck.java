@@ -1,9 +1,6 @@
 package io.ankusa.claimcheck;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.internal.BlockingRedeem;
-import io.ankusa.claimcheck.internal.Engine;
-import io.ankusa.claimcheck.internal.RequestPermits;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.time.Ticker;
 import java.util.List;
@@ -39,7 +36,7 @@ public interface ClaimCheck extends AutoCloseable {
    * read on.
    */
   static ClaimCheck open(ClaimCheckConfig config, Object meterRegistry, Ticker ticker) {
-    return Engine.open(config, meterRegistry, ticker);
+    return SharedClaimCheck.open(config, meterRegistry, ticker);
   }
 
   /**

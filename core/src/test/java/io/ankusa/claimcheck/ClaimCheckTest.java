@@ -254,7 +254,9 @@ class ClaimCheckTest {
     try (ClaimCheck cc = ClaimCheck.open(config())) {
       byte[] value = random(1000, 10);
       ClaimRef ref = cc.checkIn(value);
-      ((ReaderAccess) cc).warm(ref, cc.ticker().read() + Duration.ofSeconds(5).toNanos()).join();
+      ((SharedClaimCheck) cc)
+          .warm(ref, cc.ticker().read() + Duration.ofSeconds(5).toNanos())
+          .join();
       MemoryStores.named(a).failAlways(MemoryStore.Op.GET, Kind.UNAVAILABLE);
       MemoryStores.named(b).failAlways(MemoryStore.Op.GET, Kind.UNAVAILABLE);
       byte[] first = redeem(cc, ref);
@@ -276,7 +278,9 @@ class ClaimCheckTest {
       MemoryStores.named(a).clearObjects();
       MemoryStores.named(a).putIfAbsent(key, bad, Duration.ofSeconds(1)).join();
       try {
-        ((ReaderAccess) cc).warm(ref, cc.ticker().read() + Duration.ofSeconds(5).toNanos()).join();
+        ((SharedClaimCheck) cc)
+            .warm(ref, cc.ticker().read() + Duration.ofSeconds(5).toNanos())
+            .join();
         throw new AssertionError("expected a failure");
       } catch (CompletionException e) {
         assertThat(((ClaimCheckFailure) e.getCause()).reason()).isEqualTo(Reason.CORRUPT);

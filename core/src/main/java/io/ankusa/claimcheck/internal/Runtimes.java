@@ -25,13 +25,13 @@ import java.util.Map;
  * open handles on it; the entry is removed and its reader and stores closed exactly when the count
  * falls to zero.
  */
-final class Runtimes {
+public final class Runtimes {
 
   /** The open runtimes; guarded by this class's lock (tests count handles through it). */
   static final Map<Key, Runtime> SHARED = new HashMap<>();
 
   /** Releases handles that became unreachable unclosed (one daemon thread per process). */
-  static final java.lang.ref.Cleaner CLEANER =
+  public static final java.lang.ref.Cleaner CLEANER =
       java.lang.ref.Cleaner.create(
           r -> {
             Thread t = new Thread(r, "claimcheck-cleaner");
@@ -42,7 +42,7 @@ final class Runtimes {
   private Runtimes() {}
 
   /** What makes two configurations share a store set and a reader. */
-  record Key(
+  public record Key(
       List<StoreSpec> stores,
       Placement placement,
       KeyLayout layout,
@@ -55,11 +55,11 @@ final class Runtimes {
       Ticker ticker) {}
 
   /** One shared store set, its reader and its telemetry. */
-  static final class Runtime {
+  public static final class Runtime {
     final Key key;
-    final ClaimStores stores;
-    final ClaimReader reader;
-    final ClaimCheckTelemetry telemetry;
+    public final ClaimStores stores;
+    public final ClaimReader reader;
+    public final ClaimCheckTelemetry telemetry;
     int handles;
 
     Runtime(Key key, ClaimStores stores, ClaimReader reader, ClaimCheckTelemetry telemetry) {
@@ -70,7 +70,18 @@ final class Runtimes {
     }
   }
 
-  static Key key(ClaimCheckConfig c, Object meterRegistry, Ticker ticker) {
+  /**
+   * A runtime of the given parts, not shared, counting one handle (tests build handles on fakes
+   * with it); releasing that handle closes the reader and the stores.
+   */
+  public static synchronized Runtime ofParts(
+      ClaimStores stores, ClaimReader reader, ClaimCheckTelemetry telemetry) {
+    Runtime rt = new Runtime(null, stores, reader, telemetry);
+    rt.handles = 1;
+    return rt;
+  }
+
+  public static Key key(ClaimCheckConfig c, Object meterRegistry, Ticker ticker) {
     return new Key(
         c.stores(),
         Placement.parse(c.getString(ClaimCheckConfig.PLACEMENT)),
@@ -84,7 +95,7 @@ final class Runtimes {
         ticker);
   }
 
-  static synchronized Runtime acquire(Key key) {
+  public static synchronized Runtime acquire(Key key) {
     Runtime rt = SHARED.get(key);
     if (rt == null) {
       rt = create(key);
@@ -94,7 +105,7 @@ final class Runtimes {
     return rt;
   }
 
-  static synchronized void release(Runtime rt) {
+  public static synchronized void release(Runtime rt) {
     if (--rt.handles == 0) {
       SHARED.remove(rt.key);
       rt.reader.close();

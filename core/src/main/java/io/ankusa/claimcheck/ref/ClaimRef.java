@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.ref;
 
-import io.ankusa.claimcheck.internal.wire.Checksums;
 import java.util.Objects;
+import java.util.zip.CRC32C;
 
 /**
  * What a Kafka record carries instead of a checked-in payload: the tenant, the claim id, and where
@@ -133,7 +133,12 @@ public record ClaimRef(
    * claim's stored bytes: the ref's length and CRC32C.
    */
   public boolean matches(byte[] stored) {
-    return stored.length == length && Checksums.crc32c(stored) == checksum;
+    if (stored.length != length) {
+      return false;
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(stored);
+    return (int) crc.getValue() == checksum;
   }
 
   /** Whether the claim's uncompressed length is known ({@link #rawLength()} is not -1). */

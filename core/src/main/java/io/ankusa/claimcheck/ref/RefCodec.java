@@ -1,9 +1,9 @@
 package io.ankusa.claimcheck.ref;
 
-import io.ankusa.claimcheck.internal.wire.Bytes;
-import io.ankusa.claimcheck.internal.wire.Checksums;
 import io.ankusa.claimcheck.ref.MalformedRefException.Reason;
+import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.zip.CRC32;
 
 /**
  * Writes and reads the binary ref; stateless and thread-safe.
@@ -71,7 +71,7 @@ public final class RefCodec {
     out[MAGIC.length] = (byte) ref.version();
     out[MAGIC.length + 1] = (byte) body.length;
     System.arraycopy(body, 0, out, FRAME_HEAD, body.length);
-    Bytes.putInt(out, out.length - FRAME_TAIL, Checksums.crc32(out, 0, out.length - FRAME_TAIL));
+    ByteBuffer.wrap(out).putInt(out.length - FRAME_TAIL, crc32(out, out.length - FRAME_TAIL));
     return out;
   }
 
@@ -147,6 +147,13 @@ public final class RefCodec {
 
   private static boolean crcMatches(byte[] bytes) {
     int end = bytes.length - FRAME_TAIL;
-    return Bytes.getInt(bytes, end) == Checksums.crc32(bytes, 0, end);
+    return ByteBuffer.wrap(bytes).getInt(end) == crc32(bytes, end);
+  }
+
+  /** The CRC32 (IEEE) of {@code bytes[0, length)}: the frame's checksum. */
+  private static int crc32(byte[] bytes, int length) {
+    CRC32 crc = new CRC32();
+    crc.update(bytes, 0, length);
+    return (int) crc.getValue();
   }
 }

@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.ref;
 
-import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.ref.MalformedRefException.Reason;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -51,19 +51,20 @@ final class RefV1 {
   static byte[] writeCommon(ClaimRef ref, int extra) {
     byte[] tenant = ref.tenant().value().getBytes(StandardCharsets.US_ASCII);
     byte[] b = new byte[FIXED + tenant.length + extra];
+    ByteBuffer fields = ByteBuffer.wrap(b); // big-endian
     int at = 0;
     b[at++] = (byte) tenant.length;
     System.arraycopy(tenant, 0, b, at, tenant.length);
     at += tenant.length;
-    Bytes.putLong(b, at, ref.claimId().pack().value());
+    fields.putLong(at, ref.claimId().pack().value());
     at += 8;
-    Bytes.putShort(b, at, ref.claimId().index());
+    fields.putShort(at, (short) ref.claimId().index());
     at += 2;
-    Bytes.putLong(b, at, ref.offset());
+    fields.putLong(at, ref.offset());
     at += 8;
-    Bytes.putInt(b, at, ref.length());
+    fields.putInt(at, ref.length());
     at += 4;
-    Bytes.putInt(b, at, ref.checksum());
+    fields.putInt(at, ref.checksum());
     at += 4;
     b[at] = (byte) ref.codec().id();
     return b;
@@ -84,15 +85,16 @@ final class RefV1 {
     int at = start + 1;
     String tenantName = new String(bytes, at, tenantLength, StandardCharsets.ISO_8859_1);
     at += tenantLength;
-    long pack = Bytes.getLong(bytes, at);
+    ByteBuffer fields = ByteBuffer.wrap(bytes); // big-endian
+    long pack = fields.getLong(at);
     at += 8;
-    int index = Bytes.getUnsignedShort(bytes, at);
+    int index = Short.toUnsignedInt(fields.getShort(at));
     at += 2;
-    long offset = Bytes.getLong(bytes, at);
+    long offset = fields.getLong(at);
     at += 8;
-    int claimLength = Bytes.getInt(bytes, at);
+    int claimLength = fields.getInt(at);
     at += 4;
-    int checksum = Bytes.getInt(bytes, at);
+    int checksum = fields.getInt(at);
     at += 4;
     int codecId = bytes[at] & 0xff;
     Codec codec;

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.ref;
 
-import io.ankusa.claimcheck.internal.wire.Bytes;
+import java.nio.ByteBuffer;
 
 /**
  * The version-2 ref body; stateless and thread-safe. Frozen like {@link RefV1}: the version-1 body
@@ -23,14 +23,14 @@ final class RefV2 {
 
   static byte[] write(ClaimRef ref) {
     byte[] b = RefV1.writeCommon(ref, EXTRA);
-    Bytes.putInt(b, b.length - EXTRA, ref.rawLength());
+    ByteBuffer.wrap(b).putInt(b.length - EXTRA, ref.rawLength());
     return b;
   }
 
   /** Reads the body at {@code bytes[start, start + length)}, whose CRC was already checked. */
   static ClaimRef read(byte[] bytes, int start, int length) {
     RefV1.Common c = RefV1.readCommon(bytes, start, length, EXTRA, "version-2");
-    int rawLength = Bytes.getInt(bytes, start + length - EXTRA);
+    int rawLength = ByteBuffer.wrap(bytes).getInt(start + length - EXTRA);
     try {
       return new ClaimRef(
           2,

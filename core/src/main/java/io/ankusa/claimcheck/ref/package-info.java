@@ -2,7 +2,7 @@
  * Refs: the binary, versioned ref that replaces a checked-in payload in a Kafka record ({@link
  * io.ankusa.claimcheck.ref.ClaimRef}, encoded and decoded by {@link
  * io.ankusa.claimcheck.ref.RefCodec}). The pack object format that holds claims in a store is not
- * API ({@code internal.ref}).
+ * API ({@code internal.pack}).
  *
  * <p>Every public type here is immutable and thread-safe. Bytes that do not parse are refused with
  * {@link io.ankusa.claimcheck.ref.MalformedRefException}, never decoded into something else.

@@ -68,14 +68,24 @@ public final class StoreException extends RuntimeException {
    * {@code t} as its cause.
    */
   public static StoreException of(Throwable t) {
+    Throwable c = unwrap(t);
+    if (c instanceof StoreException se) {
+      return se;
+    }
+    return new StoreException(Kind.UNAVAILABLE, String.valueOf(c), null, c);
+  }
+
+  /**
+   * Returns the failure behind {@code t}: {@code t} without the {@link CompletionException} and
+   * {@link ExecutionException} wrappers a future's failure comes in (one with no cause is kept).
+   * The one unwrapping rule of this library's futures.
+   */
+  public static Throwable unwrap(Throwable t) {
     Throwable c = t;
     while ((c instanceof CompletionException || c instanceof ExecutionException)
         && c.getCause() != null) {
       c = c.getCause();
     }
-    if (c instanceof StoreException se) {
-      return se;
-    }
-    return new StoreException(Kind.UNAVAILABLE, String.valueOf(c), null, c);
+    return c;
   }
 }

@@ -1,10 +1,11 @@
 package io.ankusa.claimcheck.internal;
 
+import io.ankusa.claimcheck.internal.compress.Compressor;
+import io.ankusa.claimcheck.internal.pack.PackEntry;
+import io.ankusa.claimcheck.internal.pack.PackEntryInput;
+import io.ankusa.claimcheck.internal.pack.PackReader;
+import io.ankusa.claimcheck.internal.pack.Packs;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
-import io.ankusa.claimcheck.internal.ref.PackEntry;
-import io.ankusa.claimcheck.internal.ref.PackEntryInput;
-import io.ankusa.claimcheck.internal.ref.PackReader;
-import io.ankusa.claimcheck.internal.ref.Packs;
 import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.internal.wire.Checksums;
 import io.ankusa.claimcheck.ref.ClaimRef;

@@ -3,8 +3,8 @@ package io.ankusa.claimcheck.ref;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import io.ankusa.claimcheck.internal.ref.PackEntry;
-import io.ankusa.claimcheck.internal.ref.PackEntryInput;
+import io.ankusa.claimcheck.internal.pack.PackEntry;
+import io.ankusa.claimcheck.internal.pack.PackEntryInput;
 import io.ankusa.claimcheck.internal.wire.Checksums;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

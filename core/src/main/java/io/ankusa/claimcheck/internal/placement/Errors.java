@@ -1,7 +1,6 @@
 package io.ankusa.claimcheck.internal.placement;
 
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
+import io.ankusa.claimcheck.store.StoreException;
 
 /**
  * Tells an {@link Error} (out of memory, stack overflow) from a store's failure; stateless and
@@ -14,11 +13,6 @@ final class Errors {
 
   /** Returns the Error behind {@code t} (under completion or execution wrappers), or null. */
   static Error errorBehind(Throwable t) {
-    Throwable c = t;
-    while ((c instanceof CompletionException || c instanceof ExecutionException)
-        && c.getCause() != null) {
-      c = c.getCause();
-    }
-    return c instanceof Error e ? e : null;
+    return StoreException.unwrap(t) instanceof Error e ? e : null;
   }
 }

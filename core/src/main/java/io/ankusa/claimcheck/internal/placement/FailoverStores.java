@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.internal.placement;
 
 import io.ankusa.claimcheck.internal.breaker.Breaker;
-import io.ankusa.claimcheck.internal.reader.Backoff;
-import io.ankusa.claimcheck.internal.reader.ReaderScheduler;
+import io.ankusa.claimcheck.internal.schedule.Backoff;
+import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.time.Ticker;

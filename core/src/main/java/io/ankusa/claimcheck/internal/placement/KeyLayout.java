@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.internal.placement;
 
-import java.util.HexFormat;
+import io.ankusa.claimcheck.ref.PackId;
 import java.util.Locale;
 
 /**
@@ -8,21 +8,22 @@ import java.util.Locale;
  *
  * <p>Keys are relative to a store (the store adds its own prefix) and never name a node, so any
  * process reads every claim. {@link #SHARDED} adds a level named by the pack id's top eight bits,
- * spreading one tenant's packs over 256 prefixes, since S3 throttles per prefix.
+ * spreading one tenant's packs over 256 prefixes, since S3 throttles per prefix. The pack id's hex
+ * is {@link PackId#hex()}'s, the one place it is written.
  */
 public enum KeyLayout {
   /** {@code <tenant>/<packId>}. */
   FLAT {
     @Override
     public String key(String tenant, long packId) {
-      return tenant + '/' + hex(packId);
+      return tenant + '/' + new PackId(packId).hex();
     }
   },
   /** {@code <tenant>/<top 8 bits of packId, 2 hex digits>/<packId>}. */
   SHARDED {
     @Override
     public String key(String tenant, long packId) {
-      String hex = hex(packId);
+      String hex = new PackId(packId).hex();
       return tenant + '/' + hex.substring(0, 2) + '/' + hex;
     }
   };
@@ -38,10 +39,5 @@ public enum KeyLayout {
   /** Parses a config value ({@code flat} or {@code sharded}, case-insensitive). */
   public static KeyLayout parse(String value) {
     return valueOf(value.trim().toUpperCase(Locale.ROOT));
-  }
-
-  /** Returns the 16 lowercase hex digits of {@code packId}, zero-padded. */
-  static String hex(long packId) {
-    return HexFormat.of().toHexDigits(packId);
   }
 }

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.internal.placement;
 
-import io.ankusa.claimcheck.internal.reader.ReaderScheduler;
+import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.StoredObject;

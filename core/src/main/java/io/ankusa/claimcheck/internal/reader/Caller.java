@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.internal.reader;
 
+import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;

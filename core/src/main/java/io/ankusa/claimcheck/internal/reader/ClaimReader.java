@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.internal.reader;
 
 import io.ankusa.claimcheck.internal.cache.ClaimCache;
+import io.ankusa.claimcheck.internal.schedule.Backoff;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;

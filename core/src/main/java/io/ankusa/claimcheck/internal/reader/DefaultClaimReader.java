@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.internal.reader;
 
 import io.ankusa.claimcheck.internal.cache.ClaimCache;
+import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome;
 import io.ankusa.claimcheck.time.Ticker;

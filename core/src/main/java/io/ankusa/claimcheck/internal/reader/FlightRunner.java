@@ -1,6 +1,8 @@
 package io.ankusa.claimcheck.internal.reader;
 
 import io.ankusa.claimcheck.internal.cache.ClaimCache;
+import io.ankusa.claimcheck.internal.schedule.Backoff;
+import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome;
 import io.ankusa.claimcheck.store.StoreException;
@@ -8,9 +10,7 @@ import io.ankusa.claimcheck.time.Ticker;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutionException;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -106,7 +106,7 @@ final class FlightRunner {
   }
 
   private void finished(Flight f, byte[] bytes, Throwable error, ArrayDeque<Flight> work) {
-    Throwable failure = error == null ? null : unwrap(error);
+    Throwable failure = error == null ? null : StoreException.unwrap(error);
     if (failure == null && bytes == null) {
       failure = new IllegalStateException("the fetch function answered null bytes");
     }
@@ -201,15 +201,6 @@ final class FlightRunner {
       case THROTTLED, UNAVAILABLE -> Limit.Outcome.OVERLOAD;
       case FORBIDDEN, ALREADY_EXISTS -> Limit.Outcome.IGNORE;
     };
-  }
-
-  private static Throwable unwrap(Throwable t) {
-    Throwable c = t;
-    while ((c instanceof CompletionException || c instanceof ExecutionException)
-        && c.getCause() != null) {
-      c = c.getCause();
-    }
-    return c;
   }
 
   /** Answers NEW flight {@code f} with bytes another flight cached, without a store request. */

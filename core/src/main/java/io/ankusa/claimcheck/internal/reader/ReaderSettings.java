@@ -1,5 +1,7 @@
 package io.ankusa.claimcheck.internal.reader;
 
+import io.ankusa.claimcheck.internal.schedule.Backoff;
+import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.MicrometerTelemetry;
 import io.ankusa.claimcheck.time.Ticker;

@@ -4,8 +4,6 @@ import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
@@ -62,7 +60,7 @@ final class S3Failures {
    * never classified, so it reaches the caller as itself.
    */
   static Error error(Throwable failure) {
-    return unwrap(failure) instanceof Error e ? e : null;
+    return StoreException.unwrap(failure) instanceof Error e ? e : null;
   }
 
   /** The {@link Error} behind {@code failure} if there is one, else its {@link #classify}. */
@@ -73,7 +71,7 @@ final class S3Failures {
 
   /** Returns the {@link StoreException} for {@code failure} of {@code op} on {@code key}. */
   static StoreException classify(Throwable failure, Op op, String store, String key) {
-    Throwable t = unwrap(failure);
+    Throwable t = StoreException.unwrap(failure);
     if (t instanceof StoreException se) {
       return se;
     }
@@ -200,14 +198,5 @@ final class S3Failures {
       }
     }
     return sb.toString();
-  }
-
-  private static Throwable unwrap(Throwable failure) {
-    Throwable t = failure;
-    while ((t instanceof CompletionException || t instanceof ExecutionException)
-        && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
   }
 }

@@ -4,8 +4,8 @@ import static io.ankusa.claimcheck.store.memory.MemoryStore.Op.PUT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.FakeTicker;
-import io.ankusa.claimcheck.internal.reader.Backoff;
-import io.ankusa.claimcheck.internal.reader.ReaderScheduler;
+import io.ankusa.claimcheck.internal.schedule.Backoff;
+import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.internal.reader;
 
+import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import java.time.Duration;
 import java.util.PriorityQueue;
 

@@ -327,7 +327,7 @@ class ReaderRetryTest extends ReaderTestSupport {
 
   // ---- Decision 4: what is not a store failure passes through ----
 
-  /** Stands for Engine's verification failure (a ClaimCheckFailure CORRUPT) inside the function. */
+  /** Stands for the redeemer's verification failure (a Failure CORRUPT) inside the function. */
   private static final class Verdict extends RuntimeException {
     Verdict() {
       super("CORRUPT: checksum mismatch");

@@ -3,6 +3,8 @@ package io.ankusa.claimcheck.internal.reader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.claimcheck.internal.schedule.Backoff;
+import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.MicrometerTelemetry;
 import io.ankusa.claimcheck.time.Ticker;

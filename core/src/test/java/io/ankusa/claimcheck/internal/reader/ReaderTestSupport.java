@@ -3,6 +3,7 @@ package io.ankusa.claimcheck.internal.reader;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.ankusa.claimcheck.internal.schedule.Backoff;
 import io.ankusa.claimcheck.store.StoreException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,0 +1,150 @@
+package io.ankusa.claimcheck;
+
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.ReaderAccess;
+import io.ankusa.claimcheck.internal.Runtimes;
+import io.ankusa.claimcheck.internal.failure.Failure;
+import io.ankusa.claimcheck.internal.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.redeem.Admission;
+import io.ankusa.claimcheck.internal.redeem.Redeemer;
+import io.ankusa.claimcheck.internal.write.CheckIns;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.Codec;
+import io.ankusa.claimcheck.ref.Tenant;
+import io.ankusa.claimcheck.time.Ticker;
+import java.lang.ref.Cleaner;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One handle on a shared runtime, the {@link ClaimCheck} that {@link ClaimCheck#open} returns: a
+ * thin composition of the writer ({@link CheckIns}) and the redeemer ({@link Redeemer}) that gives
+ * their failures the public type; thread-safe.
+ *
+ * <p>A handle that becomes unreachable without being closed is released by a {@link Cleaner}: Kafka
+ * Streams, for one, never closes the default serdes it creates, and without this their handles
+ * would keep the shared stores and reader open until the JVM exits.
+ */
+final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
+
+  private final ClaimCheckConfig config;
+  private final Runtimes.Runtime rt;
+  private final Ticker ticker;
+  private final CheckIns writer;
+  private final Redeemer redeemer;
+  private final Cleaner.Cleanable release;
+
+  /** A handle on {@code rt}, which must already count it (tests build runtimes of fakes). */
+  SharedClaimCheck(ClaimCheckConfig config, Runtimes.Runtime rt, Ticker ticker) {
+    this.config = config;
+    this.rt = rt;
+    this.ticker = ticker;
+    this.writer =
+        new CheckIns(
+            rt.stores,
+            rt.telemetry,
+            ticker,
+            Tenant.of(config.tenant()),
+            Codec.valueOf(
+                config.getString(ClaimCheckConfig.COMPRESSION_TYPE).toUpperCase(Locale.ROOT)),
+            config.writeMaxBytes());
+    this.redeemer =
+        new Redeemer(
+            rt.stores,
+            rt.reader,
+            ticker,
+            config.readDeadline().toNanos(),
+            new Admission(config.tenantsAllowed(), config.readMaxBytes()));
+    this.release = Runtimes.CLEANER.register(this, new Release(rt));
+  }
+
+  static ClaimCheck open(ClaimCheckConfig config, Object meterRegistry, Ticker ticker) {
+    return new SharedClaimCheck(
+        config, Runtimes.acquire(Runtimes.key(config, meterRegistry, ticker)), ticker);
+  }
+
+  @Override
+  public ClaimRef checkIn(byte[] value) {
+    try {
+      return writer.checkIn(value);
+    } catch (Failure f) {
+      throw Failures.of(f);
+    }
+  }
+
+  @Override
+  public ClaimRef checkInKey(byte[] key) {
+    try {
+      return writer.checkInKey(key);
+    } catch (Failure f) {
+      throw Failures.of(f);
+    }
+  }
+
+  @Override
+  public List<ClaimRef> checkInAll(List<byte[]> values) {
+    try {
+      return writer.checkInAll(values);
+    } catch (Failure f) {
+      throw Failures.of(f);
+    }
+  }
+
+  @Override
+  public CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos) {
+    return Failures.of(redeemer.redeem(ref, deadlineNanos));
+  }
+
+  /**
+   * Fetches {@code ref}'s claim into the reader for a redeem to come: the same refusals as {@link
+   * #redeem}, then the reader's fetch alone, without the caller's copy (a prefetch's copy was
+   * dropped unread: one clone and two checksums of every prefetched claim).
+   */
+  CompletableFuture<?> warm(ClaimRef ref, long deadlineNanos) {
+    return Failures.of(redeemer.warm(ref, deadlineNanos));
+  }
+
+  @Override
+  public Prefetch prefetch(ClaimRef ref, Runnable onRead) {
+    Objects.requireNonNull(onRead, "onRead");
+    return allows(ref.tenant().value())
+        ? PinnedPrefetch.register(this, rt.reader, ref, onRead)
+        : null;
+  }
+
+  @Override
+  public boolean allows(String t) {
+    return redeemer.allows(t);
+  }
+
+  @Override
+  public Ticker ticker() {
+    return ticker;
+  }
+
+  @Override
+  public ClaimReader reader() {
+    return rt.reader;
+  }
+
+  @Override
+  public ClaimCheckConfig config() {
+    return config;
+  }
+
+  /** Releases this handle; idempotent (the cleaner runs the release at most once). */
+  @Override
+  public void close() {
+    release.clean();
+  }
+
+  /** Releases one handle on a runtime; must not refer to the handle, or it would never be freed. */
+  private record Release(Runtimes.Runtime rt) implements Runnable {
+    @Override
+    public void run() {
+      Runtimes.release(rt);
+    }
+  }
+}

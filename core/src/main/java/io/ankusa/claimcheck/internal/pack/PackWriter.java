@@ -1,0 +1,82 @@
+package io.ankusa.claimcheck.internal.pack;
+
+import io.ankusa.claimcheck.internal.wire.Bytes;
+import io.ankusa.claimcheck.internal.wire.Checksums;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.zip.CRC32;
+
+/** Writes version-1 packs; stateless and thread-safe. See {@link Packs} for the layout. */
+final class PackWriter {
+
+  /** The largest array a JVM reliably allocates. */
+  static final int MAX_PACK_LENGTH = Integer.MAX_VALUE - 8;
+
+  private PackWriter() {}
+
+  static EncodedPack encode(List<PackEntryInput> claims) {
+    Objects.requireNonNull(claims, "claims");
+    int count = claims.size();
+    if (count < 1 || count > PackFormat.MAX_ENTRIES) {
+      throw new IllegalArgumentException(
+          "a pack holds 1.." + PackFormat.MAX_ENTRIES + " claims, not " + count);
+    }
+    int indexLength = count * PackFormat.ENTRY_LENGTH_V1;
+    long dataStart = PackFormat.HEADER_LENGTH + (long) indexLength;
+    long total = dataStart;
+    for (PackEntryInput claim : claims) {
+      total += Objects.requireNonNull(claim, "claim").storedBytes().length;
+    }
+    if (total > MAX_PACK_LENGTH) {
+      throw new IllegalArgumentException(
+          "a pack of " + total + " bytes exceeds the largest array (" + MAX_PACK_LENGTH + ")");
+    }
+    byte[] out = new byte[(int) total];
+    List<PackEntry> entries = new ArrayList<>(count);
+    int entryAt = PackFormat.HEADER_LENGTH;
+    int dataAt = (int) dataStart;
+    for (int i = 0; i < count; i++) {
+      PackEntryInput claim = claims.get(i);
+      byte[] stored = claim.storedBytes();
+      PackEntry entry =
+          new PackEntry(i, dataAt, stored.length, Checksums.crc32c(stored), claim.codec());
+      entries.add(entry);
+      writeEntry(out, entryAt, entry);
+      System.arraycopy(stored, 0, out, dataAt, stored.length);
+      entryAt += PackFormat.ENTRY_LENGTH_V1;
+      dataAt += stored.length;
+    }
+    PackHeader header = new PackHeader(PackFormat.CURRENT_VERSION, count, indexLength, total, 0);
+    writeHeaderFields(out, header);
+    int crc = headerCrc(header, out, PackFormat.HEADER_LENGTH);
+    Bytes.putInt(out, PackFormat.HEADER_CRC_AT, crc);
+    return new EncodedPack(out, entries);
+  }
+
+  /** Writes the header's fields before its CRC into {@code out[0, HEADER_CRC_AT)}. */
+  static void writeHeaderFields(byte[] out, PackHeader header) {
+    System.arraycopy(PackFormat.MAGIC, 0, out, 0, PackFormat.MAGIC.length);
+    out[4] = (byte) header.version();
+    Bytes.putInt(out, 5, header.entryCount());
+    Bytes.putInt(out, 9, header.indexLength());
+    Bytes.putLong(out, 13, header.packLength());
+  }
+
+  /** The CRC32 over {@code header}'s fields before its CRC, then the index at {@code at}. */
+  static int headerCrc(PackHeader header, byte[] index, int at) {
+    byte[] fields = new byte[PackFormat.HEADER_CRC_AT];
+    PackWriter.writeHeaderFields(fields, header);
+    CRC32 crc = new CRC32();
+    crc.update(fields);
+    crc.update(index, at, header.indexLength());
+    return (int) crc.getValue();
+  }
+
+  static void writeEntry(byte[] out, int at, PackEntry entry) {
+    Bytes.putLong(out, at, entry.offset());
+    Bytes.putInt(out, at + 8, entry.length());
+    Bytes.putInt(out, at + 12, entry.checksum());
+    out[at + 16] = (byte) entry.codec().id();
+  }
+}

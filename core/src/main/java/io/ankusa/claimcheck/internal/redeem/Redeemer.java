@@ -1,0 +1,169 @@
+package io.ankusa.claimcheck.internal.redeem;
+
+import io.ankusa.claimcheck.internal.failure.Failure;
+import io.ankusa.claimcheck.internal.failure.Failure.Reason;
+import io.ankusa.claimcheck.internal.placement.ClaimStores;
+import io.ankusa.claimcheck.internal.reader.ClaimReader;
+import io.ankusa.claimcheck.internal.reader.FetchKey;
+import io.ankusa.claimcheck.internal.reader.ReadException;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.time.Ticker;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * Redeems refs through the shared reader, giving a final answer only when a second look agrees;
+ * thread-safe (it keeps no state of its own between redeems).
+ *
+ * <p>Invariants: a ref {@link Admission} refuses is never fetched. The fetch function handed to the
+ * reader verifies the stored bytes against the ref's length and CRC32C before it answers, so the
+ * reader only ever caches verified bytes; a bad answer completes the fetch exceptionally with
+ * {@code CORRUPT}, which the reader delivers unchanged and does not cache. Every answer the reader
+ * gives (cache hits included) is verified again against this caller's ref, once, and then
+ * decompressed. {@code CORRUPT} and {@code NOT_FOUND} are given only after a second look straight
+ * at the store set (bypassing the reader's cache and coalescing) answers the same; a good second
+ * look returns its bytes; any other second look is {@code UNAVAILABLE}. An {@link Error} is never
+ * translated: it completes the redeem as itself. Failures are {@link Failure}s.
+ */
+public final class Redeemer {
+
+  private final ClaimStores stores;
+  private final ClaimReader reader;
+  private final Ticker ticker;
+  private final long searchNanos;
+  private final Admission admission;
+  private final Claims claims;
+  private final SecondLook secondLook;
+
+  /**
+   * A redeemer over {@code stores} through {@code reader}; a store search started for a fetch has
+   * {@code searchNanos}; refs are admitted by {@code admission}.
+   */
+  public Redeemer(
+      ClaimStores stores,
+      ClaimReader reader,
+      Ticker ticker,
+      long searchNanos,
+      Admission admission) {
+    this(stores, reader, ticker, searchNanos, admission, new Claims(admission.readMaxBytes()));
+  }
+
+  Redeemer(
+      ClaimStores stores,
+      ClaimReader reader,
+      Ticker ticker,
+      long searchNanos,
+      Admission admission,
+      Claims claims) {
+    this.stores = stores;
+    this.reader = reader;
+    this.ticker = ticker;
+    this.searchNanos = searchNanos;
+    this.admission = admission;
+    this.claims = claims;
+    this.secondLook = new SecondLook(stores, ticker, claims);
+  }
+
+  /** Whether refs of {@code tenant} may be redeemed here. */
+  public boolean allows(String tenant) {
+    return admission.allows(tenant);
+  }
+
+  /**
+   * Redeems {@code ref} by {@code deadlineNanos}: the caller's own copy of the claim; the future
+   * fails with a {@link Failure} or an Error.
+   */
+  public CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos) {
+    Failure refused = admission.refusal(ref);
+    if (refused != null) {
+      return CompletableFuture.failedFuture(refused);
+    }
+    CompletableFuture<byte[]> raw = fetch(ref, deadlineNanos);
+    return raw.handle(
+            (bytes, error) ->
+                error == null
+                    ? answered(ref, bytes, deadlineNanos)
+                    : failed(ref, error, deadlineNanos))
+        .thenCompose(Function.identity());
+  }
+
+  /**
+   * Fetches {@code ref}'s stored bytes into the reader by {@code deadlineNanos} (verified before
+   * the reader caches them) after the same refusals as {@link #redeem}, and answers nothing more:
+   * no second look, no copy (a prefetch's copy was dropped unread). The future fails as the
+   * reader's fetch did; the redeem that reads the claim judges the failure itself.
+   */
+  public CompletableFuture<Void> warm(ClaimRef ref, long deadlineNanos) {
+    Failure refused = admission.refusal(ref);
+    if (refused != null) {
+      return CompletableFuture.failedFuture(refused);
+    }
+    return fetch(ref, deadlineNanos).thenApply(bytes -> null);
+  }
+
+  /** The key the reader fetches, caches and pins {@code ref}'s claim under: its stored range. */
+  public static FetchKey keyOf(ClaimRef ref) {
+    return FetchKey.range(ref.tenant().value(), ref.packId().hex(), ref.offset(), ref.length());
+  }
+
+  /** The reader's fetch of {@code ref}'s range, the store search checking before it caches. */
+  private CompletableFuture<byte[]> fetch(ClaimRef ref, long deadlineNanos) {
+    long packId = ref.packId().value();
+    try {
+      return reader.fetch(
+          keyOf(ref),
+          stores.home(packId),
+          // The store search has its own deadline, not this caller's: a request that outlives
+          // its callers runs to the end and fills the cache, so the caller's retry finds it.
+          () ->
+              secondLook
+                  .search(ref, ticker.read() + searchNanos)
+                  .thenApply(
+                      bytes -> {
+                        claims.check(ref, bytes); // before the reader caches it
+                        return bytes;
+                      }),
+          deadlineNanos);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private CompletableFuture<byte[]> answered(ClaimRef ref, byte[] bytes, long deadline) {
+    try {
+      claims.check(ref, bytes);
+    } catch (Failure corrupt) {
+      // Bytes the reader holds for this range that are not this ref's (another ref naming the
+      // same range, or a reader that cached before verifying): ask the stores themselves.
+      return secondLook.after(ref, Reason.CORRUPT, corrupt.getMessage(), deadline);
+    }
+    return CompletableFuture.completedFuture(claims.decoded(ref, bytes));
+  }
+
+  private CompletableFuture<byte[]> failed(ClaimRef ref, Throwable error, long deadline) {
+    Throwable e = StoreException.unwrap(error);
+    if (e instanceof Error err) {
+      return CompletableFuture.failedFuture(err);
+    }
+    if (e instanceof Failure f) {
+      return f.reason() == Reason.CORRUPT
+          ? secondLook.after(ref, Reason.CORRUPT, f.getMessage(), deadline)
+          : CompletableFuture.failedFuture(f);
+    }
+    if (e instanceof ReadException r) {
+      return CompletableFuture.failedFuture(
+          new Failure(
+              Reason.UNAVAILABLE,
+              Claims.claim(ref) + "read " + r.reason().name().toLowerCase(Locale.ROOT),
+              r));
+    }
+    StoreException s = StoreException.of(e);
+    if (s.kind() == StoreException.Kind.NOT_FOUND) {
+      return secondLook.after(ref, Reason.NOT_FOUND, s.getMessage(), deadline);
+    }
+    return CompletableFuture.failedFuture(
+        new Failure(Reason.UNAVAILABLE, Claims.claim(ref) + s.getMessage(), s));
+  }
+}

@@ -1,5 +1,0 @@
-/**
- * Not API: this library's own pack format and checksums, public only so that its other modules can
- * use it. It may change in any release without notice; do not import it.
- */
-package io.ankusa.claimcheck.internal.ref;
