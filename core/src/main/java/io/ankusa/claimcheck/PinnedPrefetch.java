@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck;
 
+import io.ankusa.claimcheck.ClaimCheck.Prefetch;
 import io.ankusa.claimcheck.internal.cache.ClaimCache.Pin;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.internal.redeem.Redeemer;

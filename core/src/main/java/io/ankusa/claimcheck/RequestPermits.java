@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck;
 
+import io.ankusa.claimcheck.ClaimCheck.RequestPermit;
 import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import java.util.concurrent.atomic.AtomicBoolean;

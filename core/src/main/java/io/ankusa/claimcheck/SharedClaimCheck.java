@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck;
 
+import io.ankusa.claimcheck.ClaimCheck.Prefetch;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.internal.Runtimes;

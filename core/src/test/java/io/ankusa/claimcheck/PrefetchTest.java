@@ -2,7 +2,8 @@ package io.ankusa.claimcheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.Prefetch.Start;
+import io.ankusa.claimcheck.ClaimCheck.Prefetch;
+import io.ankusa.claimcheck.ClaimCheck.Prefetch.Start;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.store.StoreException.Kind;

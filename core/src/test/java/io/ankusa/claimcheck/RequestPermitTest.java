@@ -3,6 +3,7 @@ package io.ankusa.claimcheck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ankusa.claimcheck.ClaimCheck.RequestPermit;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -352,13 +352,14 @@ class SecondLookTest {
 
     /** Not scripted: the object as stored, written at the epoch. */
     @Override
-    public CompletableFuture<io.ankusa.claimcheck.store.StoredObject> stat(String key, Duration t) {
+    public CompletableFuture<io.ankusa.claimcheck.store.ClaimStore.StoredObject> stat(
+        String key, Duration t) {
       byte[] object = objects.get(key);
       return object == null
           ? CompletableFuture.failedFuture(
               new StoreException(Kind.NOT_FOUND, name + " has no " + key))
           : CompletableFuture.completedFuture(
-              new io.ankusa.claimcheck.store.StoredObject(
+              new io.ankusa.claimcheck.store.ClaimStore.StoredObject(
                   key, object.length, java.time.Instant.EPOCH));
     }
 

@@ -140,17 +140,17 @@ final class Rules {
   }
 
   /**
-   * In the gateway (an application owning its Prometheus registry) only {@code gateway.metrics}
+   * In the gateway (an application owning its Prometheus registry) only {@code gateway.telemetry}
    * names Micrometer; the rest hands the registry on as an Object.
    */
   static ArchRule micrometerOnlyInGatewayMetrics() {
     return noClasses()
         .that()
-        .resideOutsideOfPackage(ROOT + ".gateway.metrics..")
+        .resideOutsideOfPackage(ROOT + ".gateway.telemetry..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("io.micrometer..")
-        .as("in the gateway only " + ROOT + ".gateway.metrics depends on Micrometer");
+        .as("in the gateway only " + ROOT + ".gateway.telemetry depends on Micrometer");
   }
 
   /** Only Kafka's public API: the jars load on kafka-clients 3.7 to 4.4. */

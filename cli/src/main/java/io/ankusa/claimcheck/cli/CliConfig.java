@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.cli;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import io.ankusa.claimcheck.store.ClaimStore;
 import java.io.IOException;
 import java.io.Reader;

@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.cli;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import io.ankusa.claimcheck.store.file.FileStoreProvider;
 import java.io.PrintWriter;
 import java.util.ArrayList;

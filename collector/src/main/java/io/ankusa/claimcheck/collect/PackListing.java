@@ -2,9 +2,9 @@ package io.ankusa.claimcheck.collect;
 
 import io.ankusa.claimcheck.ref.PackId;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.store.StoreException;
-import io.ankusa.claimcheck.store.StoredObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.collect;
 
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.ListPage;
-import io.ankusa.claimcheck.store.StoredObject;
+import io.ankusa.claimcheck.store.ClaimStore.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

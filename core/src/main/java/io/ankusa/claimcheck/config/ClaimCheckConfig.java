@@ -6,9 +6,15 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
+import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.ClaimStoreProvider;
+import io.ankusa.claimcheck.store.ClaimStoreProvider.StoreConfig;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
@@ -18,6 +24,7 @@ import org.apache.kafka.common.config.ConfigDef.CaseInsensitiveValidString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 
 /**
  * The validated {@code claimcheck.*} configuration shared by the serde and the Connect transforms;
@@ -403,5 +410,215 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public List<String> packKeys(String tenant, long packId) {
     KeyLayout layout = KeyLayout.parse(getString(KEY_LAYOUT));
     return List.of(layout.key(tenant, packId), layout.other().key(tenant, packId));
+  }
+
+  /**
+   * One configured store, resolved from {@code claimcheck.stores} and its per-store settings: its
+   * URI, the provider serving its scheme and its parsed settings; immutable and thread-safe. Equal
+   * specs describe the same store (same index, URI, provider class and settings), which is what
+   * lets processes share one store set and one reader per distinct configuration. {@code toString}
+   * never shows a secret.
+   */
+  public static final class StoreSpec {
+
+    private final int index;
+    private final URI uri;
+    private final ClaimStoreProvider provider;
+    private final StoreConfig settings;
+
+    StoreSpec(int index, URI uri, ClaimStoreProvider provider, StoreConfig settings) {
+      this.index = index;
+      this.uri = Objects.requireNonNull(uri, "uri");
+      this.provider = Objects.requireNonNull(provider, "provider");
+      this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    /** The store's index in {@code claimcheck.stores}. */
+    public int index() {
+      return index;
+    }
+
+    /** The store's URI, as configured (without user info). */
+    public URI uri() {
+      return uri;
+    }
+
+    /** The URI's scheme, in lower case. */
+    public String scheme() {
+      return StoreUris.scheme(uri);
+    }
+
+    /** The deadline of one operation on this store. */
+    public Duration opDeadline() {
+      return settings.opDeadline();
+    }
+
+    /** The store's parsed settings, as its provider reads them. */
+    public StoreConfig settings() {
+      return settings;
+    }
+
+    /**
+     * Opens a new handle on this store through the provider serving its scheme; the caller owns and
+     * closes it (a {@code memory:} store is the process-wide one of that name, which closing the
+     * handle leaves open).
+     */
+    public ClaimStore open() {
+      return provider.open(uri, settings);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof StoreSpec s
+          && s.index == index
+          && s.uri.equals(uri)
+          && s.provider.getClass().equals(provider.getClass())
+          && s.settings.equals(settings);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(index, uri, provider.getClass().getName(), settings);
+    }
+
+    @Override
+    public String toString() {
+      return "StoreSpec[index=" + index + ", uri=" + uri + ", settings=" + settings + "]";
+    }
+  }
+
+  /**
+   * The rule that keeps secrets out of every message, log line and {@code toString} this library
+   * makes about its configuration; stateless and thread-safe.
+   *
+   * <p>A configured value is shown only when its key is a setting the library knows and whose value
+   * is not secret (a tenant, a store URI without user info, a number, a class name). Never shown,
+   * whatever the problem with it:
+   *
+   * <ul>
+   *   <li>a {@link Password} (a {@code PASSWORD}-typed setting), in any form;
+   *   <li>the value of a key the library does not know: a misspelt secret key is still a secret;
+   *   <li>the value of any key whose name suggests a credential ({@link #isSecretName}): one
+   *       containing {@code secret}, {@code password}, {@code passwd}, {@code pwd}, {@code token},
+   *       {@code credential}, {@code private}, {@code session}, {@code auth}, {@code jaas}, {@code
+   *       sasl}, {@code access.key} or {@code api.key}. An S3 access key id is such a key: it is
+   *       half of a credential pair and never needed to explain a configuration error, so it is not
+   *       shown either.
+   * </ul>
+   *
+   * <p>Messages made elsewhere (Kafka's own {@code ConfigDef} parsing, a converter's {@code
+   * configure}) are passed through {@link #scrub}, which replaces every such value found in them.
+   */
+  public static final class Secrets {
+
+    /** What a message shows instead of a value it must not show. */
+    public static final String HIDDEN = "[hidden]";
+
+    private static final String[] SECRET_WORDS = {
+      "secret",
+      "password",
+      "passwd",
+      "pwd",
+      "token",
+      "credential",
+      "private",
+      "session",
+      "auth",
+      "jaas",
+      "sasl",
+      "access.key",
+      "api.key",
+      "apikey"
+    };
+
+    /** The shortest value {@link #scrub} replaces (shorter ones would garble the message). */
+    private static final int MIN_SCRUBBED = 4;
+
+    private Secrets() {}
+
+    /** Whether {@code key}'s name suggests its value is a credential. */
+    public static boolean isSecretName(String key) {
+      String k = key.toLowerCase(Locale.ROOT);
+      for (String w : SECRET_WORDS) {
+        if (k.contains(w)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /**
+     * Returns what a message may show of {@code value}, given under the known key {@code key}: the
+     * value itself, or {@link #HIDDEN} for a password or a key named like a secret.
+     */
+    public static Object shown(String key, Object value) {
+      return value instanceof Password || isSecretName(key) ? HIDDEN : value;
+    }
+
+    /**
+     * Returns {@code message} with every value of {@code originals} that must not be shown replaced
+     * by {@link #HIDDEN}: passwords, values of keys {@code known} does not accept, and values of
+     * keys named like secrets.
+     */
+    public static String scrub(String message, Map<String, ?> originals, Predicate<String> known) {
+      if (message == null) {
+        return null;
+      }
+      String m = message;
+      for (Map.Entry<String, ?> e : originals.entrySet()) {
+        Object v = e.getValue();
+        if (v == null) {
+          continue;
+        }
+        boolean hide = v instanceof Password || isSecretName(e.getKey()) || !known.test(e.getKey());
+        if (!hide) {
+          continue;
+        }
+        String s = v instanceof Password p ? p.value() : String.valueOf(v);
+        if (s != null && s.trim().length() >= MIN_SCRUBBED) {
+          m = m.replace(s, HIDDEN);
+          m = m.replace(s.trim(), HIDDEN);
+        }
+      }
+      return m;
+    }
+
+    /** Returns {@code e}, or a copy without its cause whose message is {@link #scrub scrubbed}. */
+    public static ConfigException scrubbed(
+        ConfigException e, Map<String, ?> originals, Predicate<String> known) {
+      String m = scrub(e.getMessage(), originals, known);
+      return m.equals(e.getMessage()) && !causeShows(e, originals, known)
+          ? e
+          : new ConfigException(m);
+    }
+
+    private static boolean causeShows(
+        Throwable e, Map<String, ?> originals, Predicate<String> known) {
+      for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+        String m = c.getMessage();
+        if (m != null && !m.equals(scrub(m, originals, known))) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /**
+     * Throws a {@link ConfigException} naming the first key of {@code originals} under {@code
+     * prefix} that {@code known} does not accept — without its value.
+     */
+    public static void refuseUnknown(
+        Map<String, ?> originals, String prefix, Predicate<String> known, String readers) {
+      for (String key : new java.util.TreeSet<>(originals.keySet())) {
+        if (key.startsWith(prefix) && !known.test(key)) {
+          throw new ConfigException(
+              key,
+              HIDDEN,
+              "not a claim-check setting "
+                  + readers
+                  + " reads (a misspelling?); its value is not shown, in case it is a secret");
+        }
+      }
+    }
   }
 }

@@ -2,8 +2,10 @@ package io.ankusa.claimcheck.config;
 
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 
+import io.ankusa.claimcheck.config.ClaimCheckConfig.Secrets;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import io.ankusa.claimcheck.store.ClaimStoreProvider;
-import io.ankusa.claimcheck.store.StoreConfig;
+import io.ankusa.claimcheck.store.ClaimStoreProvider.StoreConfig;
 import io.ankusa.claimcheck.store.file.FileStoreProvider;
 import io.ankusa.claimcheck.store.s3.S3StoreProvider;
 import java.net.URI;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.config;
 
+import io.ankusa.claimcheck.config.ClaimCheckConfig.Secrets;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;

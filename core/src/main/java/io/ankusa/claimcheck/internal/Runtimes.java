@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.internal;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import io.ankusa.claimcheck.internal.breaker.BreakerListener;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;

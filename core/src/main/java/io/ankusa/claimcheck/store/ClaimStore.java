@@ -1,8 +1,11 @@
 package io.ankusa.claimcheck.store;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -112,4 +115,43 @@ public interface ClaimStore extends AutoCloseable {
   /** Releases this store's resources; idempotent. */
   @Override
   void close();
+
+  /**
+   * One page of a store listing, in key order; immutable and thread-safe.
+   *
+   * @param objects the objects of this page
+   * @param continuation the token that asks for the next page, or null when this page is the last
+   */
+  record ListPage(List<StoredObject> objects, String continuation) {
+
+    /** Copies {@code objects}. */
+    public ListPage {
+      objects = List.copyOf(Objects.requireNonNull(objects, "objects"));
+    }
+
+    /** Returns the token of the next page, empty when this page is the last. */
+    public Optional<String> next() {
+      return Optional.ofNullable(continuation);
+    }
+  }
+
+  /**
+   * One object a store listed: its key (relative to the store, as every {@link ClaimStore}
+   * operation takes it), size and last-modified time; immutable and thread-safe.
+   *
+   * @param key the object's key, without the store's own prefix
+   * @param size the object's size in bytes
+   * @param lastModified when the store says the object was written
+   */
+  record StoredObject(String key, long size, Instant lastModified) {
+
+    /** Validates the fields. */
+    public StoredObject {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(lastModified, "lastModified");
+      if (size < 0) {
+        throw new IllegalArgumentException("size " + size + " is negative");
+      }
+    }
+  }
 }

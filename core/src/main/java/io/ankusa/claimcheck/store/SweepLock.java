@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.store;
 
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import java.time.Duration;
 import java.time.Instant;
 

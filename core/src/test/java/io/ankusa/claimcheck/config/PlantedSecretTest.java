@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.Secrets;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

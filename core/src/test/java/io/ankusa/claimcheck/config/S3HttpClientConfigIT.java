@@ -2,6 +2,7 @@ package io.ankusa.claimcheck.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import java.time.Duration;

@@ -2,6 +2,7 @@ package io.ankusa.claimcheck.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.store;
 
+import io.ankusa.claimcheck.store.ClaimStoreProvider.StoreConfig;
 import java.net.URI;
 import java.util.Set;
 import org.apache.kafka.common.config.ConfigDef;

@@ -2,6 +2,9 @@ package io.ankusa.claimcheck.store;
 
 import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 
+import io.ankusa.claimcheck.store.ClaimStore.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
+import io.ankusa.claimcheck.store.ClaimStoreProvider.StoreConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.gateway;
 
-import io.ankusa.claimcheck.gateway.metrics.GatewayMetrics;
+import io.ankusa.claimcheck.gateway.telemetry.GatewayMetrics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.gateway;
 
 import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.gateway.metrics.GatewayMetrics;
+import io.ankusa.claimcheck.gateway.telemetry.GatewayMetrics;
 import io.ankusa.claimcheck.time.Ticker;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,9 +1,9 @@
 package io.ankusa.claimcheck.gateway;
 
 import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.RequestPermit;
+import io.ankusa.claimcheck.ClaimCheck.RequestPermit;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.gateway.metrics.GatewayMetrics;
+import io.ankusa.claimcheck.gateway.telemetry.GatewayMetrics;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import java.nio.ByteBuffer;

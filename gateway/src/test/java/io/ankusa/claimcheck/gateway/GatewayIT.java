@@ -8,7 +8,7 @@ import static io.ankusa.claimcheck.gateway.TestGateways.post;
 import static io.ankusa.claimcheck.gateway.TestGateways.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ankusa.claimcheck.RequestPermit;
+import io.ankusa.claimcheck.ClaimCheck.RequestPermit;
 import io.ankusa.claimcheck.ref.ClaimId;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;

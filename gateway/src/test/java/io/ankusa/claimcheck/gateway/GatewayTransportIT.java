@@ -160,11 +160,11 @@ class GatewayTransportIT {
         byte[] first = new byte[64];
         assertThat(s.getInputStream().read(first)).as("the answer started").isPositive();
         // ... and the client reads no more. The gateway's write stalls, holding its permit...
-        io.ankusa.claimcheck.RequestPermit held = g.claimCheck().admitRequest();
+        io.ankusa.claimcheck.ClaimCheck.RequestPermit held = g.claimCheck().admitRequest();
         assertThat(held).as("the stalled answer holds the gate's one permit").isNull();
         // ... until the idle timeout cuts the connection.
         long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        io.ankusa.claimcheck.RequestPermit p;
+        io.ankusa.claimcheck.ClaimCheck.RequestPermit p;
         while ((p = g.claimCheck().admitRequest()) == null && System.nanoTime() < end) {
           Thread.sleep(100);
         }

@@ -4,7 +4,7 @@ import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.PluginLifecycle;
 import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.Secrets;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.Secrets;
 import io.ankusa.claimcheck.time.Ticker;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;

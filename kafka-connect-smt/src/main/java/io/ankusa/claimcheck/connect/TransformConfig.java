@@ -3,7 +3,7 @@ package io.ankusa.claimcheck.connect;
 import static org.apache.kafka.common.config.ConfigDef.Importance.HIGH;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.Secrets;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.Secrets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeSet;

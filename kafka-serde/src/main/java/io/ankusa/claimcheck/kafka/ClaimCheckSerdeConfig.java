@@ -5,7 +5,7 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.Secrets;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.Secrets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;

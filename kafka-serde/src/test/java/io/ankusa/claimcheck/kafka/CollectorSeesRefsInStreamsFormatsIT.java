@@ -9,7 +9,7 @@ import io.ankusa.claimcheck.collect.GcReport;
 import io.ankusa.claimcheck.collect.Progress;
 import io.ankusa.claimcheck.collect.StoredPack;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.ClaimStore;

@@ -1,9 +1,9 @@
 package io.ankusa.claimcheck.internal.placement;
 
 import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
-import io.ankusa.claimcheck.store.StoredObject;
 import io.ankusa.claimcheck.store.SweepLock;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Clock;

@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.store.file;
 
-import io.ankusa.claimcheck.store.ListPage;
-import io.ankusa.claimcheck.store.StoredObject;
+import io.ankusa.claimcheck.store.ClaimStore.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

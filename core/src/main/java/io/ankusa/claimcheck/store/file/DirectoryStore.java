@@ -1,10 +1,10 @@
 package io.ankusa.claimcheck.store.file;
 
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
-import io.ankusa.claimcheck.store.StoredObject;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.store.file;
 
-import io.ankusa.claimcheck.store.StoredObject;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;

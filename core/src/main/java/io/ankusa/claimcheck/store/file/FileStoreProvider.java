@@ -4,7 +4,7 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ClaimStoreProvider;
-import io.ankusa.claimcheck.store.StoreConfig;
+import io.ankusa.claimcheck.store.ClaimStoreProvider.StoreConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;

@@ -1,10 +1,10 @@
 package io.ankusa.claimcheck.store.memory;
 
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
-import io.ankusa.claimcheck.store.StoredObject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

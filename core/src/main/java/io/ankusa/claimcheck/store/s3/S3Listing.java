@@ -1,9 +1,9 @@
 package io.ankusa.claimcheck.store.s3;
 
-import io.ankusa.claimcheck.store.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
-import io.ankusa.claimcheck.store.StoredObject;
 import io.ankusa.claimcheck.store.s3.S3Failures.Op;
 import java.time.Duration;
 import java.util.ArrayList;

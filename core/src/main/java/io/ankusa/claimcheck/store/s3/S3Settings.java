@@ -11,7 +11,7 @@ import static io.ankusa.claimcheck.store.s3.S3StoreProvider.PATH_STYLE;
 import static io.ankusa.claimcheck.store.s3.S3StoreProvider.REGION;
 import static io.ankusa.claimcheck.store.s3.S3StoreProvider.SECRET_ACCESS_KEY;
 
-import io.ankusa.claimcheck.store.StoreConfig;
+import io.ankusa.claimcheck.store.ClaimStoreProvider.StoreConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;

@@ -5,7 +5,7 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ClaimStoreProvider;
-import io.ankusa.claimcheck.store.StoreConfig;
+import io.ankusa.claimcheck.store.ClaimStoreProvider.StoreConfig;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Set;

@@ -3,7 +3,7 @@ package io.ankusa.claimcheck.store.file;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;

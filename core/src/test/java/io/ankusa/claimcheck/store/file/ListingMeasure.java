@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.store.file;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.store.ClaimStore;
-import io.ankusa.claimcheck.store.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.ListPage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.ankusa.claimcheck.store.memory;
 
-import io.ankusa.claimcheck.store.ListPage;
+import io.ankusa.claimcheck.store.ClaimStore.ListPage;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import java.time.Clock;
@@ -60,7 +60,7 @@ final class FaultyStore implements MemoryStore {
 
   /** A stat counts and fails as a {@link Op#GET}. */
   @Override
-  public CompletableFuture<io.ankusa.claimcheck.store.StoredObject> stat(
+  public CompletableFuture<io.ankusa.claimcheck.store.ClaimStore.StoredObject> stat(
       String key, Duration timeout) {
     return run(Op.GET, key, timeout, () -> objects.stat(key, timeout));
   }

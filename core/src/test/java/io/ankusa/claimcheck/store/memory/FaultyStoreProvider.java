@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.store.memory;
 
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ClaimStoreProvider;
-import io.ankusa.claimcheck.store.StoreConfig;
+import io.ankusa.claimcheck.store.ClaimStoreProvider.StoreConfig;
 import java.net.URI;
 import java.util.Set;
 import org.apache.kafka.common.config.ConfigDef;

@@ -3,7 +3,7 @@ package io.ankusa.claimcheck.store.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;

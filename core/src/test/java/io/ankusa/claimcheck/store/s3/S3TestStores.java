@@ -1,7 +1,7 @@
 package io.ankusa.claimcheck.store.s3;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
-import io.ankusa.claimcheck.config.StoreSpec;
+import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;

@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.kafka.producer;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.ClaimCheck.Prefetch;
 import io.ankusa.claimcheck.ClaimCheckFailure;
-import io.ankusa.claimcheck.Prefetch;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;

@@ -1,4 +1,4 @@
-package io.ankusa.claimcheck.gateway.metrics;
+package io.ankusa.claimcheck.gateway.telemetry;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
