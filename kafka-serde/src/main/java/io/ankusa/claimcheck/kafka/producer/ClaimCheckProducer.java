@@ -107,7 +107,8 @@ import org.apache.kafka.common.serialization.Serializer;
  *       instead, and the transaction must be aborted. {@code abortTransaction} fails the
  *       transaction's waiting records ({@link TransactionAbortedException}), skips uploads not yet
  *       started and leaves at most orphan packs (removed by the collector). {@code
- *       sendOffsetsToTransaction} goes to the inner producer unchanged.
+ *       sendOffsetsToTransaction} waits and refuses as {@code commitTransaction} does, then adds
+ *       the offsets: a failure shows before the offsets join the transaction.
  *   <li><b>Callbacks</b> of records handed off run on the inner producer's I/O thread; those of
  *       records that failed here run on an upload thread or the caller's.
  *   <li><b>Metrics</b> ({@link #metrics()}: the inner producer's plus group {@code
