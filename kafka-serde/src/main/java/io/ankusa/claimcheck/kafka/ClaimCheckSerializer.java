@@ -37,6 +37,11 @@ import org.apache.kafka.common.serialization.Serializer;
  *   <li>For a Kafka Streams foreign-key join's value-hash pseudo topic ({@link HashOnlyTopics}),
  *       whose bytes Streams only hashes, the inner bytes are returned as they are whatever their
  *       size, and the headers are left alone: a check-in there would make every hash differ.
+ *   <li>In a Kafka Streams app whose client supplier is {@link ClaimCheckClientSupplier}, on a
+ *       stream thread whose producer is that supplier's, a value for a sink topic (not a changelog,
+ *       repartition or other internal topic: {@code StreamsTopics}) is returned in full, marked
+ *       pending ({@code claimcheck.pending}), and that producer checks it in before the broker send
+ *       ({@value ClaimCheckSerdeConfig#STREAMS_PIPELINED}, default true; see the module README).
  *   <li>Keys stay inline unless {@code claimcheck.keys.enabled=true}; then a key's pack id comes
  *       from its content, so one key always yields the same ref and partitioning and compaction
  *       keep working.
