@@ -250,6 +250,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
           "claimcheck.value.serde",
           "claimcheck.key.serde",
           "claimcheck.streams.final.failure",
+          "claimcheck.streams.pipelined",
           "claimcheck.converter",
           "claimcheck.write.buffer.bytes",
           "claimcheck.write.max.inflight",

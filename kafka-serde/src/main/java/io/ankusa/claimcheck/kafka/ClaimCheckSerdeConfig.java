@@ -44,6 +44,13 @@ public final class ClaimCheckSerdeConfig {
    */
   public static final String STREAMS_FINAL_FAILURE = "claimcheck.streams.final.failure";
 
+  /**
+   * Kafka Streams with {@link ClaimCheckClientSupplier}: whether values for the app's sink topics
+   * are checked in by the supplier's producer, off the stream thread (default true); changelog,
+   * repartition and other internal topics are checked in by the serde as without it.
+   */
+  public static final String STREAMS_PIPELINED = "claimcheck.streams.pipelined";
+
   /** {@code ClaimCheckProducer}: the most value bytes held while waiting for check-in (64 MiB). */
   public static final String WRITE_BUFFER_BYTES = "claimcheck.write.buffer.bytes";
 
@@ -140,7 +147,23 @@ public final class ClaimCheckSerdeConfig {
             MEDIUM,
             "continue or fail: what the Streams deserialization exception handler does with a "
                 + "record whose claim is gone, corrupt or refused. Unset: continue when "
-                + "errors.dead.letter.queue.topic.name is set (the record goes there), else fail.");
+                + "errors.dead.letter.queue.topic.name is set (the record goes there), else fail.")
+        .define(
+            STREAMS_PIPELINED,
+            Type.BOOLEAN,
+            true,
+            MEDIUM,
+            "Kafka Streams with ClaimCheckClientSupplier: values at or above the threshold for "
+                + "the app's sink topics are checked in by the supplier's producer, concurrently "
+                + "and off the stream thread, before it hands them to Kafka in order; a transaction "
+                + "commits only once all its check-ins are durable. Changelog, repartition and "
+                + "other internal topics are checked in by the serde, as with false. Read by the "
+                + "serde and the supplier; without that supplier it has no effect.");
+  }
+
+  /** {@link #STREAMS_PIPELINED}, as validated. */
+  public boolean streamsPipelined() {
+    return (Boolean) values.get(STREAMS_PIPELINED);
   }
 
   /** The producer's keys, which the serde config knows too (one map may configure both). */

@@ -5,6 +5,7 @@ import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.PluginLifecycle;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.kafka.internal.ClaimEmit;
+import io.ankusa.claimcheck.kafka.internal.PendingCheckIns;
 import io.ankusa.claimcheck.kafka.internal.SerdeMetrics;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.time.Ticker;
@@ -36,6 +37,11 @@ import org.apache.kafka.common.serialization.Serializer;
  *   <li>For a Kafka Streams foreign-key join's value-hash pseudo topic ({@link HashOnlyTopics}),
  *       whose bytes Streams only hashes, the inner bytes are returned as they are whatever their
  *       size, and the headers are left alone: a check-in there would make every hash differ.
+ *   <li>In a Kafka Streams app whose client supplier is {@link ClaimCheckClientSupplier}, on a
+ *       stream thread whose producer is that supplier's, a value for a sink topic (not a changelog,
+ *       repartition or other internal topic: {@code StreamsTopics}) is returned in full, marked
+ *       pending ({@code claimcheck.pending}), and that producer checks it in before the broker send
+ *       ({@value ClaimCheckSerdeConfig#STREAMS_PIPELINED}, default true; see the module README).
  *   <li>Keys stay inline unless {@code claimcheck.keys.enabled=true}; then a key's pack id comes
  *       from its content, so one key always yields the same ref and partitioning and compaction
  *       keep working.
@@ -55,7 +61,9 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
       Serializer<T> inner,
       boolean isKey,
       int threshold,
-      boolean claimKeys) {}
+      boolean claimKeys,
+      boolean pipelined,
+      String applicationId) {}
 
   /** A serializer whose inner serde comes from {@code claimcheck.value.serde}/{@code key.serde}. */
   public ClaimCheckSerializer() {
@@ -87,12 +95,15 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
     }
     int threshold = config.getInt(ClaimCheckConfig.THRESHOLD_BYTES);
     boolean claimKeys = config.getBoolean(ClaimCheckConfig.KEYS_ENABLED);
+    boolean pipelined = serdeConfig.streamsPipelined();
+    Object appId = configs.get("application.id");
+    String applicationId = appId == null ? null : appId.toString();
     lifecycle.open(
         config,
         configs,
         Ticker.system(),
         owned,
-        cc -> new State<>(cc, inner, isKey, threshold, claimKeys));
+        cc -> new State<>(cc, inner, isKey, threshold, claimKeys, pipelined, applicationId));
   }
 
   @Override
@@ -112,6 +123,10 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
       metrics.inline();
       return bytes;
     }
+    if (defers(s, topic, headers)) { // the thread's producer checks it in, off this thread
+      PendingCheckIns.mark(headers, bytes);
+      return bytes;
+    }
     ClaimRef ref;
     try {
       ref = s.isKey ? s.claimCheck.checkInKey(bytes) : s.claimCheck.checkIn(bytes);
@@ -125,6 +140,18 @@ public class ClaimCheckSerializer<T> implements Serializer<T> {
   }
 
   /** The counts behind the plugin metrics (for tests). */
+  /**
+   * Whether a value for {@code topic} is left to the pipelined Streams producer: a value, with
+   * headers, for a sink topic, on a thread whose producer takes pending values.
+   */
+  private static boolean defers(State<?> s, String topic, Headers headers) {
+    return s.pipelined
+        && !s.isKey
+        && headers != null
+        && PendingCheckIns.boundHere()
+        && !StreamsTopics.isInternal(s.applicationId, topic);
+  }
+
   SerdeMetrics metrics() {
     return metrics;
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.kafka.prefetch.PrefetchingConsumer;
+import io.ankusa.claimcheck.kafka.producer.ClaimCheckProducer;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.store.memory.MemoryStore.Op;
@@ -37,7 +38,7 @@ class ClaimCheckClientSupplierTest {
   private final TopicPartition tp = new TopicPartition("in", 0);
 
   /** Hands out MockConsumers and records them, standing in for the broker-backed clients. */
-  private final class Mocks implements KafkaClientSupplier {
+  private class Mocks implements KafkaClientSupplier {
     final List<MockConsumer<byte[], byte[]>> consumers = new ArrayList<>();
 
     @Override
@@ -146,6 +147,46 @@ class ClaimCheckClientSupplierTest {
     ClaimCheckClientSupplier supplier = new ClaimCheckClientSupplier(mocks);
     assertThat(supplier.getRestoreConsumer(Map.of())).isSameAs(mocks.consumers.get(0));
     assertThat(supplier.getGlobalConsumer(Map.of())).isSameAs(mocks.consumers.get(1));
-    assertThat(supplier.getProducer(Map.of())).isInstanceOf(MockProducer.class);
+    assertThat(supplier.getProducer(Map.of("claimcheck.streams.pipelined", "false")))
+        .isInstanceOf(MockProducer.class);
+  }
+
+  @Test
+  void theProducerPipelinesCheckInsByDefaultWithTheKeysStreamsPassesOn() {
+    Properties p = new Properties();
+    p.put("claimcheck.stores", "faulty:" + name);
+    p.put("producer.claimcheck.write.max.inflight", "4"); // producer override, prefix stripped
+    Map<String, Object> producerConfig = streamsConfig(p).getProducerConfigs("app-1-producer");
+    assertThat(producerConfig)
+        .containsEntry("claimcheck.stores", "faulty:" + name)
+        .containsEntry("claimcheck.write.max.inflight", "4");
+    try (Producer<byte[], byte[]> producer =
+        new ClaimCheckClientSupplier(new Mocks()).getProducer(producerConfig)) {
+      assertThat(producer).isInstanceOf(ClaimCheckProducer.class);
+    }
+  }
+
+  @Test
+  void aBadProducerKeyIsRefusedByNameAndTheWrappedProducerClosed() {
+    MockProducer<byte[], byte[]> inner = new MockProducer<>();
+    Mocks mocks =
+        new Mocks() {
+          @Override
+          public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
+            return inner;
+          }
+        };
+    assertThatThrownBy(
+            () ->
+                new ClaimCheckClientSupplier(mocks)
+                    .getProducer(
+                        Map.of(
+                            "claimcheck.stores",
+                            "faulty:" + name,
+                            "claimcheck.write.max.inflight",
+                            "0")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("claimcheck.write.max.inflight");
+    assertThat(inner.closed()).isTrue();
   }
 }

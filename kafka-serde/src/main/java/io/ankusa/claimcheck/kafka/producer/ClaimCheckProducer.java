@@ -8,6 +8,7 @@ import io.ankusa.claimcheck.kafka.ClaimCheckHeaders;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerdeConfig;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
 import io.ankusa.claimcheck.kafka.internal.ClaimEmit;
+import io.ankusa.claimcheck.kafka.internal.PendingCheckIns;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,6 +19,7 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
@@ -38,6 +40,7 @@ import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TransactionAbortedException;
 import org.apache.kafka.common.metrics.KafkaMetric;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
@@ -104,7 +107,8 @@ import org.apache.kafka.common.serialization.Serializer;
  *       instead, and the transaction must be aborted. {@code abortTransaction} fails the
  *       transaction's waiting records ({@link TransactionAbortedException}), skips uploads not yet
  *       started and leaves at most orphan packs (removed by the collector). {@code
- *       sendOffsetsToTransaction} goes to the inner producer unchanged.
+ *       sendOffsetsToTransaction} waits and refuses as {@code commitTransaction} does, then adds
+ *       the offsets: a failure shows before the offsets join the transaction.
  *   <li><b>Callbacks</b> of records handed off run on the inner producer's I/O thread; those of
  *       records that failed here run on an upload thread or the caller's.
  *   <li><b>Metrics</b> ({@link #metrics()}: the inner producer's plus group {@code
@@ -146,6 +150,8 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   private final OrderLanes lanes;
   private final ProducerMetrics metrics;
   private final ProducerErrors errors = new ProducerErrors();
+  private final boolean pendingOnly;
+  private final BooleanSupplier open = () -> !this.closed;
   private volatile long transaction;
   private volatile boolean closed;
 
@@ -203,6 +209,30 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
         wallClock);
   }
 
+  /**
+   * The producer a Kafka Streams client supplier hands Streams (as {@code ClaimCheckClientSupplier}
+   * does): it wraps Streams' own {@code inner} producer (closed with it), checks in only the sink
+   * topics' values {@code ClaimCheckSerde} left pending for it on the sending thread, and hands
+   * every other record on byte for byte (the serde checked changelog and repartition values in
+   * already). Order, back-pressure, {@code flush} and transactions are as above; a check-in that
+   * failed {@code UNAVAILABLE} reaches the callback as a Kafka {@code RetriableException} whose
+   * cause is the {@link ClaimCheckException}. {@code configs} is the map Streams passes to the
+   * supplier's {@code getProducer}.
+   */
+  public static ClaimCheckProducer<byte[], byte[]> forStreams(
+      Producer<byte[], byte[]> inner, Map<String, ?> configs) {
+    Ticker ticker = Ticker.system();
+    return new ClaimCheckProducer<>(
+        inner,
+        configs,
+        new ByteArraySerializer(),
+        new ByteArraySerializer(),
+        c -> ClaimCheck.open(c, configs.get(ClaimCheck.METER_REGISTRY), ticker),
+        ticker,
+        System::currentTimeMillis,
+        true);
+  }
+
   /** For tests: {@code opener} opens the claim check for the validated config. */
   ClaimCheckProducer(
       Producer<byte[], byte[]> inner,
@@ -212,6 +242,23 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
       Function<ClaimCheckConfig, ClaimCheck> opener,
       Ticker ticker,
       LongSupplier wallClock) {
+    this(inner, configs, keySerializer, valueSerializer, opener, ticker, wallClock, false);
+  }
+
+  /**
+   * {@code pendingOnly}: the Kafka Streams mode ({@link #forStreams}): only values the serde left
+   * pending are checked in, every other record passes byte for byte.
+   */
+  ClaimCheckProducer(
+      Producer<byte[], byte[]> inner,
+      Map<String, ?> configs,
+      Serializer<K> keySerializer,
+      Serializer<V> valueSerializer,
+      Function<ClaimCheckConfig, ClaimCheck> opener,
+      Ticker ticker,
+      LongSupplier wallClock,
+      boolean pendingOnly) {
+    this.pendingOnly = pendingOnly;
     this.inner = Objects.requireNonNull(inner, "inner");
     this.keySerializer = Objects.requireNonNull(keySerializer, "keySerializer");
     this.valueSerializer = Objects.requireNonNull(valueSerializer, "valueSerializer");
@@ -244,7 +291,8 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   }
 
   @Override
-  public Future<RecordMetadata> send(ProducerRecord<K, V> record, Callback callback) {
+  public Future<RecordMetadata> send(ProducerRecord<K, V> record, Callback given) {
+    Callback callback = pendingOnly ? StreamsErrors.retriable(given) : given;
     if (closed) {
       throw new IllegalStateException("Cannot perform operation after producer has been closed");
     }
@@ -254,11 +302,17 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     long deadline = ticker.read() + TimeUnit.MILLISECONDS.toNanos(settings.maxBlockMs());
     byte[] key = keySerializer.serialize(record.topic(), record.headers(), record.key());
     byte[] value = valueSerializer.serialize(record.topic(), record.headers(), record.value());
-    key = claimKey(record, key);
-    boolean checksIn = ClaimEmit.checksIn(value, threshold, false, false);
-    if (!checksIn) {
-      ClaimEmit.inline(record.headers(), false, value);
-      metrics.counts().inline();
+    boolean checksIn;
+    if (pendingOnly) { // Streams: the serde decided; keys and other values are final already
+      PendingCheckIns.bind(open);
+      checksIn = PendingCheckIns.take(record.headers(), value);
+    } else {
+      key = claimKey(record, key);
+      checksIn = ClaimEmit.checksIn(value, threshold, false, false);
+      if (!checksIn) {
+        ClaimEmit.inline(record.headers(), false, value);
+        metrics.counts().inline();
+      }
     }
     long timestamp = record.timestamp() != null ? record.timestamp() : wallClock.getAsLong();
     Object lane;
@@ -352,11 +406,13 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
 
   @Override
   public void initTransactions() {
+    bindHere();
     inner.initTransactions();
   }
 
   @Override
   public void beginTransaction() {
+    bindHere();
     inner.beginTransaction();
     transaction++;
   }
@@ -364,12 +420,23 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   @Override
   public void sendOffsetsToTransaction(
       Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata groupMetadata) {
+    awaitTransaction(transaction);
     inner.sendOffsetsToTransaction(offsets, groupMetadata);
   }
 
   @Override
   public void commitTransaction() {
     long t = transaction;
+    awaitTransaction(t);
+    inner.commitTransaction();
+    pipeline.forget(t);
+  }
+
+  /**
+   * Waits up to {@code max.block.ms} for transaction {@code t}'s check-ins and hand-offs; throws
+   * when one of its records failed here (the transaction must be aborted) or on time-out.
+   */
+  private void awaitTransaction(long t) {
     if (!pipeline.await(
         r -> r.transaction == t, TimeUnit.MILLISECONDS.toNanos(settings.maxBlockMs()))) {
       throw new TimeoutException(
@@ -385,8 +452,13 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
       throw new KafkaException(
           "a record of this transaction failed its check-in or send; " + "abort the transaction");
     }
-    inner.commitTransaction();
-    pipeline.forget(t);
+  }
+
+  /** In the Streams mode: this thread's serde may leave values pending for this producer. */
+  private void bindHere() {
+    if (pendingOnly) {
+      PendingCheckIns.bind(open);
+    }
   }
 
   @Override
