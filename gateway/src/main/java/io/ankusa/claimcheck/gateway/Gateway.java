@@ -98,6 +98,15 @@ public final class Gateway implements AutoCloseable {
       if (config.keystorePassword() != null) {
         ssl.setKeyStorePassword(config.keystorePassword().value());
       }
+      if (!config.clientAuth().equals("none")) {
+        ssl.setTrustStorePath(config.truststorePath());
+        ssl.setTrustStoreType("PKCS12");
+        if (config.truststorePassword() != null) {
+          ssl.setTrustStorePassword(config.truststorePassword().value());
+        }
+        ssl.setNeedClientAuth(config.clientAuth().equals("need"));
+        ssl.setWantClientAuth(config.clientAuth().equals("want"));
+      }
       this.connector =
           new ServerConnector(server, new SslConnectionFactory(ssl, h1.getProtocol()), h1);
     } else {
