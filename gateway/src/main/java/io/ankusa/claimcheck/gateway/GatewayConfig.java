@@ -35,6 +35,7 @@ public final class GatewayConfig extends AbstractConfig {
   public static final String TOKENS_FILE = "gateway.tokens.file";
   public static final String TOKENS_RELOAD_MS = "gateway.tokens.reload.ms";
   public static final String IDLE_TIMEOUT_MS = "gateway.idle.timeout.ms";
+  public static final String MAX_CONNECTIONS = "gateway.max.connections";
   public static final String MAX_HEADER_BYTES = "gateway.max.header.bytes";
   public static final String THREADS_MAX = "gateway.threads.max";
   public static final String RETRY_AFTER_S = "gateway.retry.after.seconds";
@@ -164,6 +165,10 @@ public final class GatewayConfig extends AbstractConfig {
     return getLong(IDLE_TIMEOUT_MS);
   }
 
+  public int maxConnections() {
+    return getInt(MAX_CONNECTIONS);
+  }
+
   public int maxHeaderBytes() {
     return getInt(MAX_HEADER_BYTES);
   }
@@ -269,6 +274,17 @@ public final class GatewayConfig extends AbstractConfig {
             MEDIUM,
             "How long a connection may stay idle (no bytes read or written, a slow-loris client"
                 + " included) before the gateway closes it.")
+        .define(
+            MAX_CONNECTIONS,
+            Type.INT,
+            16_384,
+            Range.between(1, 1_000_000),
+            MEDIUM,
+            "The most connections the gateway holds open at once, idle ones included; at it the"
+                + " gateway stops accepting (new connections wait in the OS backlog) until one"
+                + " closes, and idle ones close after "
+                + IDLE_TIMEOUT_MS
+                + ". Each needs a file descriptor: keep it under the process's limit.")
         .define(
             MAX_HEADER_BYTES,
             Type.INT,
