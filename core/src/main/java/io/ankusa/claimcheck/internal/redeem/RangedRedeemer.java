@@ -97,11 +97,16 @@ public final class RangedRedeemer {
   }
 
   private static byte[] cut(ClaimRef ref, byte[] b, long offset, long length) {
-    if (offset + length > b.length) {
-      throw new Failure(
-          Reason.CORRUPT,
-          Claims.claim(ref) + "range " + offset + "+" + length + " past its " + b.length + " bytes",
-          null);
+    if (offset + length > b.length) { // a v1 compressed ref does not record the raw length
+      throw new IllegalArgumentException(
+          Claims.claim(ref)
+              + "range "
+              + offset
+              + "+"
+              + length
+              + " past its "
+              + b.length
+              + " bytes");
     }
     return Arrays.copyOfRange(b, (int) offset, (int) (offset + length));
   }
