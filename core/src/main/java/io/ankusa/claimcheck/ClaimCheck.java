@@ -63,6 +63,61 @@ public interface ClaimCheck extends AutoCloseable {
   CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos);
 
   /**
+   * Redeems {@code length} bytes of {@code ref}'s claim from byte {@code offset} of its (raw)
+   * bytes, by the absolute {@code deadlineNanos}; the returned array is the caller's own.
+   *
+   * <p>A range of an uncompressed claim ({@code Codec.NONE}) is read alone: one ranged store read
+   * of just those bytes through the shared reader (coalescing, the AIMD limit, the deadline and the
+   * cache apply), judged against {@code claimcheck.read.max.bytes} by its own length, and <b>not
+   * verified</b>: the checksum covers the whole claim, so a part cannot be checked (as an S3 ranged
+   * GET). A range that is the whole claim, and any range of a compressed claim, is a verified
+   * {@link #redeem} of the whole claim, cut. The default redeems the whole claim and cuts it.
+   *
+   * @throws IllegalArgumentException if the range is empty or lies outside the claim
+   */
+  default CompletableFuture<byte[]> redeemRange(
+      ClaimRef ref, long offset, long length, long deadlineNanos) {
+    if (offset < 0 || length <= 0 || offset + length < 0) {
+      throw new IllegalArgumentException("bad range " + offset + "+" + length);
+    }
+    return redeem(ref, deadlineNanos)
+        .thenApply(
+            b -> {
+              if (offset + length > b.length) {
+                throw new IllegalArgumentException(
+                    "range " + offset + "+" + length + " lies outside the claim's " + b.length);
+              }
+              return java.util.Arrays.copyOfRange(b, (int) offset, (int) (offset + length));
+            });
+  }
+
+  /**
+   * Whether {@code ref}'s claim is held, without transferring it: the reader's cache, else a stat
+   * of its pack in the stores, by the absolute {@code deadlineNanos}. {@code false} only when every
+   * store answered "not found" and a second look agrees; a store that could not answer fails the
+   * future {@code UNAVAILABLE}. {@code true} says the pack is there (only a redeem verifies the
+   * bytes). The default redeems the claim.
+   */
+  default CompletableFuture<Boolean> exists(ClaimRef ref, long deadlineNanos) {
+    return redeem(ref, deadlineNanos)
+        .handle(
+            (b, e) -> {
+              if (e == null) {
+                return true;
+              }
+              Throwable c =
+                  e instanceof java.util.concurrent.CompletionException ? e.getCause() : e;
+              if (c instanceof ClaimCheckFailure f
+                  && f.reason() == ClaimCheckFailure.Reason.NOT_FOUND) {
+                return false;
+              }
+              throw e instanceof java.util.concurrent.CompletionException ce
+                  ? ce
+                  : new java.util.concurrent.CompletionException(e);
+            });
+  }
+
+  /**
    * Redeems {@code ref} on the calling thread, as every Kafka surface does: the thread takes one
    * permit of the process's request gate ({@code claimcheck.max.concurrent.reads}) and gives it
    * back before returning; it waits for {@link #redeem} until {@code deadlineNanos} (on {@link

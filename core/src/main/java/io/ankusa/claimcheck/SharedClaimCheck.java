@@ -7,6 +7,8 @@ import io.ankusa.claimcheck.internal.Runtimes;
 import io.ankusa.claimcheck.internal.failure.Failure;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.internal.redeem.Admission;
+import io.ankusa.claimcheck.internal.redeem.Existence;
+import io.ankusa.claimcheck.internal.redeem.RangedRedeemer;
 import io.ankusa.claimcheck.internal.redeem.Redeemer;
 import io.ankusa.claimcheck.internal.write.CheckIns;
 import io.ankusa.claimcheck.ref.ClaimRef;
@@ -35,6 +37,8 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
   private final Ticker ticker;
   private final CheckIns writer;
   private final Redeemer redeemer;
+  private final RangedRedeemer ranges;
+  private final Existence existence;
   private final Cleaner.Cleanable release;
 
   /** A handle on {@code rt}, which must already count it (tests build runtimes of fakes). */
@@ -51,13 +55,12 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
             Codec.valueOf(
                 config.getString(ClaimCheckConfig.COMPRESSION_TYPE).toUpperCase(Locale.ROOT)),
             config.writeMaxBytes());
-    this.redeemer =
-        new Redeemer(
-            rt.stores,
-            rt.reader,
-            ticker,
-            config.readDeadline().toNanos(),
-            new Admission(config.tenantsAllowed(), config.readMaxBytes()));
+    Admission admission = new Admission(config.tenantsAllowed(), config.readMaxBytes());
+    long searchNanos = config.readDeadline().toNanos();
+    this.redeemer = new Redeemer(rt.stores, rt.reader, ticker, searchNanos, admission);
+    this.ranges =
+        new RangedRedeemer(rt.stores, rt.reader, ticker, searchNanos, admission, redeemer);
+    this.existence = new Existence(rt.stores, rt.reader, ticker, admission);
     this.release = Runtimes.CLEANER.register(this, new Release(rt));
   }
 
@@ -96,6 +99,17 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
   @Override
   public CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos) {
     return Failures.of(redeemer.redeem(ref, deadlineNanos));
+  }
+
+  @Override
+  public CompletableFuture<byte[]> redeemRange(
+      ClaimRef ref, long offset, long length, long deadlineNanos) {
+    return Failures.of(ranges.redeemRange(ref, offset, length, deadlineNanos));
+  }
+
+  @Override
+  public CompletableFuture<Boolean> exists(ClaimRef ref, long deadlineNanos) {
+    return Failures.of(existence.exists(ref, deadlineNanos));
   }
 
   /**

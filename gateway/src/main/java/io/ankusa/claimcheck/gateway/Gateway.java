@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.config.ConfigException;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -98,6 +99,15 @@ public final class Gateway implements AutoCloseable {
       if (config.keystorePassword() != null) {
         ssl.setKeyStorePassword(config.keystorePassword().value());
       }
+      if (!config.clientAuth().equals("none")) {
+        ssl.setTrustStorePath(config.truststorePath());
+        ssl.setTrustStoreType("PKCS12");
+        if (config.truststorePassword() != null) {
+          ssl.setTrustStorePassword(config.truststorePassword().value());
+        }
+        ssl.setNeedClientAuth(config.clientAuth().equals("need"));
+        ssl.setWantClientAuth(config.clientAuth().equals("want"));
+      }
       this.connector =
           new ServerConnector(server, new SslConnectionFactory(ssl, h1.getProtocol()), h1);
     } else {
@@ -107,6 +117,9 @@ public final class Gateway implements AutoCloseable {
     connector.setPort(config.listen().port());
     connector.setIdleTimeout(config.idleTimeoutMs());
     server.addConnector(connector);
+    // Idle connections are bounded in number (here) and in time (the idle timeout): a flood of
+    // them costs a selector key and a small buffer each, never a thread.
+    server.addBean(new NetworkConnectionLimit(config.maxConnections(), connector));
     server.setHandler(
         new GatewayHandler(cc, tokens, metrics, checkIns, readiness, config.retryAfterSeconds()));
   }
@@ -151,6 +164,11 @@ public final class Gateway implements AutoCloseable {
   /** The claim check it serves through (the gate, the reader): for tests in this package. */
   ClaimCheck claimCheck() {
     return cc;
+  }
+
+  /** How many connections the gateway holds open now: for tests in this package. */
+  int openConnections() {
+    return connector.getConnectedEndPoints().size();
   }
 
   Tokens tokens() {

@@ -28,10 +28,14 @@ public final class GatewayConfig extends AbstractConfig {
   public static final String TLS_ENABLED = "gateway.tls.enabled";
   public static final String KEYSTORE_PATH = "gateway.tls.keystore.path";
   public static final String KEYSTORE_PASSWORD = "gateway.tls.keystore.password";
+  public static final String CLIENT_AUTH = "gateway.tls.client.auth";
+  public static final String TRUSTSTORE_PATH = "gateway.tls.truststore.path";
+  public static final String TRUSTSTORE_PASSWORD = "gateway.tls.truststore.password";
   public static final String PLAIN_REMOTE = "gateway.tls.disabled.allow.remote";
   public static final String TOKENS_FILE = "gateway.tokens.file";
   public static final String TOKENS_RELOAD_MS = "gateway.tokens.reload.ms";
   public static final String IDLE_TIMEOUT_MS = "gateway.idle.timeout.ms";
+  public static final String MAX_CONNECTIONS = "gateway.max.connections";
   public static final String MAX_HEADER_BYTES = "gateway.max.header.bytes";
   public static final String THREADS_MAX = "gateway.threads.max";
   public static final String RETRY_AFTER_S = "gateway.retry.after.seconds";
@@ -66,6 +70,21 @@ public final class GatewayConfig extends AbstractConfig {
       if (!Files.isReadable(Path.of(path))) {
         throw new ConfigException(KEYSTORE_PATH, path, "not a readable file");
       }
+      if (!clientAuth().equals("none")) {
+        String trust = getString(TRUSTSTORE_PATH);
+        if (trust == null || trust.isBlank()) {
+          throw new ConfigException(
+              TRUSTSTORE_PATH,
+              null,
+              CLIENT_AUTH + "=" + clientAuth() + ": a PKCS12 trust store of client CAs is needed");
+        }
+        if (!Files.isReadable(Path.of(trust))) {
+          throw new ConfigException(TRUSTSTORE_PATH, trust, "not a readable file");
+        }
+      }
+    } else if (!clientAuth().equals("none")) {
+      throw new ConfigException(
+          CLIENT_AUTH, clientAuth(), "mutual TLS needs TLS (" + TLS_ENABLED + "=true)");
     } else if (!listen.isLoopback() && !getBoolean(PLAIN_REMOTE)) {
       throw new ConfigException(
           LISTEN,
@@ -120,6 +139,20 @@ public final class GatewayConfig extends AbstractConfig {
     return getPassword(KEYSTORE_PASSWORD);
   }
 
+  /** Whether the TLS handshake asks for a client certificate: none, want or need. */
+  public String clientAuth() {
+    return getString(CLIENT_AUTH);
+  }
+
+  public String truststorePath() {
+    return getString(TRUSTSTORE_PATH);
+  }
+
+  /** The trust store's password, or null. */
+  public Password truststorePassword() {
+    return getPassword(TRUSTSTORE_PASSWORD);
+  }
+
   public Path tokensFile() {
     return Path.of(getString(TOKENS_FILE));
   }
@@ -130,6 +163,10 @@ public final class GatewayConfig extends AbstractConfig {
 
   public long idleTimeoutMs() {
     return getLong(IDLE_TIMEOUT_MS);
+  }
+
+  public int maxConnections() {
+    return getInt(MAX_CONNECTIONS);
   }
 
   public int maxHeaderBytes() {
@@ -179,6 +216,33 @@ public final class GatewayConfig extends AbstractConfig {
             HIGH,
             "The keystore's password (and its key's); never shown.")
         .define(
+            CLIENT_AUTH,
+            Type.STRING,
+            "none",
+            ConfigDef.ValidString.in("none", "want", "need"),
+            MEDIUM,
+            "Mutual TLS: whether the handshake asks for a client certificate (none; want: a client"
+                + " may present one; need: a client without a trusted one is refused in the"
+                + " handshake). A verified certificate whose subject CN has a line 'cn:<CN> <tenant>"
+                + " <rights>' in "
+                + TOKENS_FILE
+                + " acts for that tenant with those rights when the request has no bearer token.")
+        .define(
+            TRUSTSTORE_PATH,
+            Type.STRING,
+            null,
+            MEDIUM,
+            "The PKCS12 trust store of the CAs (or certificates) client certificates are verified"
+                + " against; required when "
+                + CLIENT_AUTH
+                + " is want or need.")
+        .define(
+            TRUSTSTORE_PASSWORD,
+            Type.PASSWORD,
+            null,
+            MEDIUM,
+            "The trust store's password; never shown.")
+        .define(
             PLAIN_REMOTE,
             Type.BOOLEAN,
             false,
@@ -191,7 +255,8 @@ public final class GatewayConfig extends AbstractConfig {
             null,
             HIGH,
             "The file of bearer tokens, one a line: '<lowercase hex SHA-256 of the token>"
-                + " <tenant> <read|write|read,write>'; '#' starts a comment. Reloaded when it"
+                + " <tenant> <read|write|read,write>', and client certificate names for mutual TLS,"
+                + " 'cn:<subject CN> <tenant> <rights>'; '#' starts a comment. Reloaded when it"
                 + " changes; a file that does not parse at a reload leaves the previous tokens in"
                 + " force.")
         .define(
@@ -209,6 +274,17 @@ public final class GatewayConfig extends AbstractConfig {
             MEDIUM,
             "How long a connection may stay idle (no bytes read or written, a slow-loris client"
                 + " included) before the gateway closes it.")
+        .define(
+            MAX_CONNECTIONS,
+            Type.INT,
+            16_384,
+            Range.between(1, 1_000_000),
+            MEDIUM,
+            "The most connections the gateway holds open at once, idle ones included; at it the"
+                + " gateway stops accepting (new connections wait in the OS backlog) until one"
+                + " closes, and idle ones close after "
+                + IDLE_TIMEOUT_MS
+                + ". Each needs a file descriptor: keep it under the process's limit.")
         .define(
             MAX_HEADER_BYTES,
             Type.INT,

@@ -20,8 +20,9 @@ import org.eclipse.jetty.util.Callback;
  * <p>Every {@code /v1/} request first takes a permit of the process's request gate ({@code
  * claimcheck.max.concurrent.reads}, cache hits included): past it the answer is {@code 503} +
  * {@code Retry-After} before anything else is looked at — no token check, no ref decode, no store
- * request. Then the bearer token (401), then the route. The permit is given back when the answer
- * has been sent.
+ * request. Then the bearer token, or without one a verified client certificate whose subject CN the
+ * tokens file maps ({@link ClientCertificates}) (401), then the route. The permit is given back
+ * when the answer has been sent.
  */
 final class GatewayHandler extends Handler.Abstract {
 
@@ -119,9 +120,17 @@ final class GatewayHandler extends Handler.Abstract {
   }
 
   private void route(Exchange x, String route, String path) {
-    Grant grant = authenticate(x.header(HttpHeader.AUTHORIZATION));
+    String authorization = x.header(HttpHeader.AUTHORIZATION);
+    Grant grant =
+        authorization != null
+            ? authenticate(authorization)
+            : ClientCertificates.grant(x.request(), tokens);
     if (grant == null) {
-      x.problem(Problem.of(401, "UNAUTHORIZED", "a valid bearer token is required"));
+      x.problem(
+          Problem.of(
+              401,
+              "UNAUTHORIZED",
+              "a valid bearer token, or a client certificate the tokens file maps, is required"));
       return;
     }
     if (route.equals("check_in")) {

@@ -1,17 +1,14 @@
 package io.ankusa.claimcheck.gateway;
 
 import io.ankusa.claimcheck.ClaimCheck;
-import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.Codec;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpHeader;
 
 /**
@@ -21,15 +18,15 @@ import org.eclipse.jetty.http.HttpHeader;
  *
  * <p>Everything a ref alone decides is answered before any store request: its tenant against the
  * token (403), the read limit (413), {@code If-None-Match} (304: a claim never changes, so a
- * matching checksum means the caller holds these bytes). The claim is then redeemed whole, bounded
- * by {@code claimcheck.read.max.bytes}, and a range is cut from it: streaming ranged store reads
- * are not built yet. {@code HEAD} redeems too (through the cache: a GET after it is a cache hit),
- * so its status is the one a GET would get.
+ * matching checksum means the caller holds these bytes), and a range against the claim's length
+ * when the ref records it (416). A {@code Range} of an uncompressed claim is one ranged store read
+ * of just those bytes ({@link ClaimCheck#redeemRange}: not verified, the checksum covers the whole
+ * claim); anything else is redeemed whole (verified), bounded by {@code claimcheck.read.max.bytes},
+ * and a range of a compressed claim is cut from it. {@code HEAD} transfers nothing: length and
+ * checksum come from the ref, existence from {@link ClaimCheck#exists} (the cache, else a store
+ * stat); only a compressed v1 ref, whose raw length is unknown, is redeemed for a HEAD.
  */
 final class Redeems {
-
-  /** How long past the redeem's deadline to wait for the library's own deadline answer. */
-  private static final long GRACE_MS = 250;
 
   private final ClaimCheck cc;
   private final long readDeadlineMs;
@@ -46,26 +43,43 @@ final class Redeems {
     if (refused(x, grant, ref)) {
       return;
     }
-    long size = Math.max(ref.length(), (long) ref.rawLength());
-    if (size > readMaxBytes) {
+    long size = knownSize(ref);
+    ByteRange.Ask ask = new ByteRange.Whole();
+    if (size >= 0) {
+      try {
+        ask = ByteRange.parse(x.header(HttpHeader.RANGE), size);
+      } catch (ByteRange.BadRange e) {
+        x.problem(Problem.about(416, "BAD_RANGE", e.getMessage(), ref));
+        return;
+      }
+      if (ask instanceof ByteRange.Unsatisfiable) {
+        ClaimAnswers.ranged(
+            x, ref, RefPath.etag(ref), ask, size, null); // the ref knows the length: no read
+        return;
+      }
+    }
+    // A range of an uncompressed claim is read alone, so the read limit is judged against it.
+    boolean alone = ask instanceof ByteRange.Part && ref.codec() == Codec.NONE;
+    long read = alone ? ((ByteRange.Part) ask).range().length() : limitedSize(ref);
+    if (read > readMaxBytes) {
       x.problem(
           Problem.about(
               413,
               "REFUSED",
-              "claim of "
-                  + size
+              (alone ? "range of " : "claim of ")
+                  + read
                   + " bytes exceeds "
                   + ClaimCheckConfig.READ_MAX_BYTES
                   + " ("
                   + readMaxBytes
-                  + "); this gateway redeems whole claims in memory (streaming is not built yet)",
+                  + "); this gateway holds what it serves in memory (streaming is not built yet)",
               ref));
       return;
     }
     String etag = RefPath.etag(ref);
     String inm = x.header(HttpHeader.IF_NONE_MATCH);
     if (inm != null && matches(inm, etag)) {
-      immutable(x, etag);
+      ClaimAnswers.immutable(x, etag);
       x.answer(304, null, 0);
       return;
     }
@@ -77,25 +91,57 @@ final class Redeems {
       return;
     }
     long deadline = cc.ticker().read() + TimeUnit.MILLISECONDS.toNanos(deadlineMs);
-    CompletableFuture<byte[]> f;
-    try {
-      f = cc.redeem(ref, deadline);
-    } catch (ClaimCheckFailure e) {
-      f = CompletableFuture.failedFuture(e);
+    if (size >= 0 && x.isHead()) {
+      ByteRange.Ask headAsk = ask;
+      ClaimAnswers.answer(
+          x,
+          ref,
+          deadlineMs,
+          () -> cc.exists(ref, deadline),
+          found -> {
+            if (found) {
+              ClaimAnswers.ranged(x, ref, etag, headAsk, size, null);
+            } else {
+              x.problem(
+                  Problem.about(
+                      404, "NOT_FOUND", Redeems.claimOf(ref) + "no store holds its pack", ref));
+            }
+          });
+      return;
     }
-    f.orTimeout(deadlineMs + GRACE_MS, TimeUnit.MILLISECONDS)
-        .whenComplete(
-            (bytes, error) -> {
-              try {
-                if (error != null) {
-                  x.problem(failure(error, ref));
-                } else {
-                  serve(x, ref, etag, bytes);
-                }
-              } catch (RuntimeException e) {
-                x.problem(Problem.about(503, "UNAVAILABLE", "answering failed: " + e, ref));
-              }
-            });
+    if (alone) {
+      ByteRange r = ((ByteRange.Part) ask).range();
+      ByteRange.Ask partAsk = ask;
+      ClaimAnswers.answer(
+          x,
+          ref,
+          deadlineMs,
+          () -> cc.redeemRange(ref, r.first(), r.length(), deadline),
+          bytes -> ClaimAnswers.ranged(x, ref, etag, partAsk, size, ByteBuffer.wrap(bytes)));
+      return;
+    }
+    ClaimAnswers.answer(
+        x,
+        ref,
+        deadlineMs,
+        () -> cc.redeem(ref, deadline),
+        bytes -> ClaimAnswers.serve(x, ref, etag, bytes));
+  }
+
+  /** The claim's length as a redeem answers it, known from the ref alone; -1 when it is not. */
+  static long knownSize(ClaimRef ref) {
+    if (ref.codec() == Codec.NONE) {
+      return ref.length();
+    }
+    return ref.knowsRawLength() ? ref.rawLength() : -1;
+  }
+
+  private static long limitedSize(ClaimRef ref) {
+    return Math.max(ref.length(), (long) ref.rawLength());
+  }
+
+  private static String claimOf(ClaimRef ref) {
+    return "claim " + ref.tenant().value() + "/" + ref.claimId() + ": ";
   }
 
   /** Answers what the ref says, as {@code claimcheck inspect --json} prints it. */
@@ -116,7 +162,7 @@ final class Redeems {
     byte[] body = Json.write(m).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     x.response().getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     x.response().getHeaders().put(HttpHeader.CONTENT_LENGTH, Long.toString(body.length));
-    immutable(x, RefPath.etag(ref));
+    ClaimAnswers.immutable(x, RefPath.etag(ref));
     x.answer(200, x.isHead() ? null : ByteBuffer.wrap(body), 0);
   }
 
@@ -141,49 +187,6 @@ final class Redeems {
       return true;
     }
     return false;
-  }
-
-  private void serve(Exchange x, ClaimRef ref, String etag, byte[] bytes) {
-    ByteRange.Ask ask;
-    try {
-      ask = ByteRange.parse(x.header(HttpHeader.RANGE), bytes.length);
-    } catch (ByteRange.BadRange e) {
-      x.problem(Problem.about(416, "BAD_RANGE", e.getMessage(), ref));
-      return;
-    }
-    immutable(x, etag);
-    x.response().getHeaders().put(HttpHeader.ACCEPT_RANGES, "bytes");
-    x.response().getHeaders().put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
-    if (ask instanceof ByteRange.Unsatisfiable) {
-      x.response().getHeaders().put(HttpHeader.CONTENT_RANGE, "bytes */" + bytes.length);
-      x.problem(
-          Problem.about(
-              416,
-              "BAD_RANGE",
-              "the range lies outside the claim's " + bytes.length + " bytes",
-              ref));
-      return;
-    }
-    if (ask instanceof ByteRange.Part p) {
-      ByteRange r = p.range();
-      x.response()
-          .getHeaders()
-          .put(
-              HttpHeader.CONTENT_RANGE, "bytes " + r.first() + "-" + r.last() + "/" + bytes.length);
-      x.response().getHeaders().put(HttpHeader.CONTENT_LENGTH, Long.toString(r.length()));
-      x.answer(
-          206,
-          x.isHead() ? null : ByteBuffer.wrap(bytes, (int) r.first(), (int) r.length()),
-          x.isHead() ? 0 : r.length());
-      return;
-    }
-    x.response().getHeaders().put(HttpHeader.CONTENT_LENGTH, Long.toString(bytes.length));
-    x.answer(200, x.isHead() ? null : ByteBuffer.wrap(bytes), x.isHead() ? 0 : bytes.length);
-  }
-
-  private static void immutable(Exchange x, String etag) {
-    x.response().getHeaders().put(HttpHeader.ETAG, etag);
-    x.response().getHeaders().put(HttpHeader.CACHE_CONTROL, "private, max-age=31536000, immutable");
   }
 
   private static boolean matches(String ifNoneMatch, String etag) {
@@ -215,19 +218,5 @@ final class Redeems {
       throw new IllegalArgumentException(GatewayHandler.DEADLINE_HEADER + " must be at least 1");
     }
     return Math.min(asked, readDeadlineMs);
-  }
-
-  static Problem failure(Throwable error, ClaimRef ref) {
-    Throwable e = error;
-    while (e instanceof CompletionException && e.getCause() != null) {
-      e = e.getCause();
-    }
-    if (e instanceof ClaimCheckFailure f) {
-      return Problem.of(f, ref);
-    }
-    if (e instanceof TimeoutException) {
-      return Problem.about(503, "UNAVAILABLE", "no answer by the redeem's deadline", ref);
-    }
-    return Problem.about(503, "UNAVAILABLE", "redeem failed: " + e, ref);
   }
 }

@@ -21,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * <p>A presented token is hashed and compared with every entry in constant time ({@link
  * MessageDigest#isEqual}, no early exit), so timing says nothing of which entry or how much of it
  * matched. No token, hash or line of the file is ever logged: a bad line is named by its number.
+ *
+ * <p>A line {@code cn:<CN> <tenant> <rights>} maps a client certificate (mutual TLS, verified
+ * against {@code gateway.tls.truststore.path} in the handshake) whose subject CN is exactly {@code
+ * <CN>} (no whitespace) to that tenant and those rights.
  */
 final class Tokens {
 
@@ -29,7 +33,12 @@ final class Tokens {
 
   private record Entry(byte[] hash, Grant grant) {}
 
-  private record Snapshot(byte[] source, List<Entry> entries) {}
+  /** A client certificate's subject CN mapped to a grant (a {@code cn:<CN>} line). */
+  private record CnEntry(String cn, Grant grant) {}
+
+  private record Snapshot(byte[] source, List<Entry> entries, List<CnEntry> cns) {}
+
+  private record Parsed(List<Entry> entries, List<CnEntry> cns) {}
 
   private final Path file;
   private volatile Snapshot snapshot;
@@ -38,7 +47,7 @@ final class Tokens {
   Tokens(Path file) throws IOException {
     this.file = file;
     byte[] bytes = Files.readAllBytes(file);
-    this.snapshot = new Snapshot(bytes, parse(bytes));
+    this.snapshot = snapshot(bytes);
   }
 
   /** The grant of {@code token}, or null when no entry's hash is the token's. */
@@ -51,6 +60,24 @@ final class Tokens {
       }
     }
     return found;
+  }
+
+  /**
+   * The grant of a verified client certificate whose subject CN is {@code cn} (a {@code cn:<CN>}
+   * line of the file), or null; a CN is no secret, so this is a plain lookup.
+   */
+  Grant lookupCn(String cn) {
+    for (CnEntry e : snapshot.cns()) {
+      if (e.cn().equals(cn)) {
+        return e.grant();
+      }
+    }
+    return null;
+  }
+
+  private static Snapshot snapshot(byte[] bytes) {
+    Parsed p = parse(bytes);
+    return new Snapshot(bytes, p.entries(), p.cns());
   }
 
   /**
@@ -70,9 +97,13 @@ final class Tokens {
       return false;
     }
     try {
-      List<Entry> entries = parse(bytes);
-      snapshot = new Snapshot(bytes, entries);
-      LOG.info("tokens file {} reloaded: {} token(s)", file, entries.size());
+      Snapshot next = snapshot(bytes);
+      snapshot = next;
+      LOG.info(
+          "tokens file {} reloaded: {} token(s), {} certificate name(s)",
+          file,
+          next.entries().size(),
+          next.cns().size());
       return true;
     } catch (IllegalArgumentException e) {
       LOG.warn("tokens file {} not reloaded: {}; the previous tokens stay", file, e.getMessage());
@@ -85,8 +116,9 @@ final class Tokens {
     return snapshot.entries().size();
   }
 
-  private static List<Entry> parse(byte[] bytes) {
+  private static Parsed parse(byte[] bytes) {
     List<Entry> out = new ArrayList<>();
+    List<CnEntry> cns = new ArrayList<>();
     String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\r?\n", -1);
     for (int i = 0; i < lines.length; i++) {
       String line = lines[i].strip();
@@ -99,9 +131,10 @@ final class Tokens {
         throw new IllegalArgumentException(
             "line " + n + ": expected '<sha-256 hex> <tenant> <read|write|read,write>'");
       }
-      if (!f[0].matches("[0-9a-f]{64}")) {
+      boolean cn = f[0].startsWith("cn:") && f[0].length() > 3;
+      if (!cn && !f[0].matches("[0-9a-f]{64}")) {
         throw new IllegalArgumentException(
-            "line " + n + ": the first field is not 64 lowercase hex digits");
+            "line " + n + ": the first field is neither 64 lowercase hex digits nor cn:<CN>");
       }
       if (!ClaimCheckConfig.TENANT_PATTERN.matcher(f[1]).matches() || f[1].contains("..")) {
         throw new IllegalArgumentException("line " + n + ": not a tenant name");
@@ -117,13 +150,17 @@ final class Tokens {
                   "line " + n + ": rights are read, write or read,write");
         }
       }
+      if (cn) {
+        cns.add(new CnEntry(f[0].substring(3), new Grant(f[1], read, write)));
+        continue;
+      }
       byte[] hash = HexFormat.of().parseHex(f[0]);
       if (hash.length != HASH_BYTES) {
         throw new IllegalArgumentException("line " + n + ": not a SHA-256");
       }
       out.add(new Entry(hash, new Grant(f[1], read, write)));
     }
-    return List.copyOf(out);
+    return new Parsed(List.copyOf(out), List.copyOf(cns));
   }
 
   /** The SHA-256 of {@code token}'s UTF-8 bytes. */

@@ -34,6 +34,27 @@ class TokensTest {
   }
 
   @Test
+  void cnLinesMapAClientCertificateNameToATenantAndRightsButNeverATokenOfThatName()
+      throws Exception {
+    Path f =
+        Files.writeString(
+            dir.resolve("cn"),
+            "cn:reader-a team-a read,write\ncn:reader-b team-b read\n"
+                + Tokens.hashHex("alpha")
+                + " team-a read\n");
+    Tokens t = new Tokens(f);
+    assertThat(t.lookupCn("reader-a")).isEqualTo(new Grant("team-a", true, true));
+    assertThat(t.lookupCn("reader-b")).isEqualTo(new Grant("team-b", true, false));
+    assertThat(t.lookupCn("Reader-A")).as("CNs match exactly").isNull();
+    assertThat(t.lookup("cn:reader-a")).as("a cn line is no bearer token").isNull();
+    assertThat(t.lookup("reader-a")).isNull();
+    assertThat(t.lookupCn("alpha")).isNull();
+    assertThatThrownBy(
+            () -> new Tokens(Files.writeString(dir.resolve("cn-bad"), "cn: team-a read\n")))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void badLinesAreNamedByNumberNeverByContent() throws Exception {
     String[] bad = {
       "abc team-a read", // not 64 hex

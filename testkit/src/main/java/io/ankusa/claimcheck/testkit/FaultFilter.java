@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Sees every request a {@link FaultProxy} serves before stub matching: counts it per method, tags
- * the first n of a fail-n-times fault, and sheds requests above a concurrency limit; thread-safe.
+ * Sees every request a {@link FaultProxy} serves before stub matching: counts it (and its response
+ * body's bytes) per method, tags the first n of a fail-n-times fault, and sheds requests above a
+ * concurrency limit; thread-safe.
  *
  * <p>Invariants: {@link #filter} runs exactly once per request and {@link #requestReceived} once
  * per request after its response is rendered (a pass-through has its upstream answer by then), so
@@ -29,6 +30,7 @@ final class FaultFilter implements StubRequestFilterV2, RequestListener {
   static final String FAIL_TAG = "X-Claimcheck-Fault-Once";
 
   private final ConcurrentHashMap<String, LongAdder> counts = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, LongAdder> bodyBytes = new ConcurrentHashMap<>();
   private final AtomicInteger inFlight = new AtomicInteger();
   private volatile Budget budget;
   private volatile int maxInFlight;
@@ -69,6 +71,11 @@ final class FaultFilter implements StubRequestFilterV2, RequestListener {
 
   @Override
   public void requestReceived(Request request, Response response) {
+    byte[] body = response.getBody();
+    if (body != null && body.length > 0) {
+      String method = request.getMethod().getName().toUpperCase(Locale.ROOT);
+      bodyBytes.computeIfAbsent(method, m -> new LongAdder()).add(body.length);
+    }
     inFlight.decrementAndGet();
   }
 
@@ -101,8 +108,14 @@ final class FaultFilter implements StubRequestFilterV2, RequestListener {
     return a == null ? 0 : a.sum();
   }
 
+  long responseBytes(String method) {
+    LongAdder a = bodyBytes.get(method.toUpperCase(Locale.ROOT));
+    return a == null ? 0 : a.sum();
+  }
+
   void resetCounts() {
     counts.clear();
+    bodyBytes.clear();
   }
 
   int inFlight() {

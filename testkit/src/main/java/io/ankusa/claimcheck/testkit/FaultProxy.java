@@ -269,7 +269,15 @@ public final class FaultProxy implements AutoCloseable {
     return filter.count(method);
   }
 
-  /** Zeroes the request counts. */
+  /**
+   * Returns how many response body bytes answers to HTTP {@code method} carried since the last
+   * reset (a claim's transfer from the store shows here; a HEAD's answer carries none).
+   */
+  public long responseBytes(String method) {
+    return filter.responseBytes(method);
+  }
+
+  /** Zeroes the request counts and the response byte counts. */
   public void resetCounts() {
     filter.resetCounts();
   }

@@ -6,6 +6,7 @@ import io.ankusa.claimcheck.internal.breaker.Breakers;
 import io.ankusa.claimcheck.internal.schedule.Backoff;
 import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.store.SweepLock;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Clock;
@@ -71,6 +72,13 @@ public interface ClaimStores extends AutoCloseable {
    */
   CompletableFuture<Located> read(
       String tenant, long packId, long offset, int length, long deadlineNanos);
+
+  /**
+   * Finds pack {@code packId} of {@code tenant} in any store at either layout, as {@link #read}
+   * does, and answers its stat (no byte of it is read): {@code NOT_FOUND} only when every store
+   * answered so.
+   */
+  CompletableFuture<StoredObject> stat(String tenant, long packId, long deadlineNanos);
 
   /**
    * Reads {@code length} bytes at {@code offset} of {@code key} in store {@code store}: one ranged

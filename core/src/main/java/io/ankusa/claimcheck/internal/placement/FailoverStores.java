@@ -5,6 +5,7 @@ import io.ankusa.claimcheck.internal.schedule.Backoff;
 import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.List;
@@ -80,6 +81,11 @@ final class FailoverStores implements ClaimStores {
   public CompletableFuture<Located> read(
       String tenant, long packId, long offset, int length, long deadline) {
     return search.read(tenant, packId, offset, length, deadline);
+  }
+
+  @Override
+  public CompletableFuture<StoredObject> stat(String tenant, long packId, long deadline) {
+    return search.stat(tenant, packId, deadline);
   }
 
   @Override

@@ -2,15 +2,18 @@ package io.ankusa.claimcheck.internal.placement;
 
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.time.Ticker;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * Finds a pack in any store at either key layout and reads a range of it; thread-safe (each search
- * keeps its own state).
+ * Finds a pack in any store at either key layout and reads a range of it, or stats it; thread-safe
+ * (each search keeps its own state).
  *
  * <p>The plan: every healthy store (breaker closed when the search starts) in the pack's write
  * order at the configured layout, then again at the other layout; then the open-breaker stores the
@@ -36,6 +39,31 @@ final class StoreSearch {
 
   CompletableFuture<ClaimStores.Located> read(
       String tenant, long packId, long offset, int length, long deadline) {
+    return new Search<ClaimStores.Located>(
+            plan(tenant, packId),
+            deadline,
+            KeyLayout.FLAT.key(tenant, packId),
+            (ask, timeout) ->
+                ask.slot()
+                    .store()
+                    .getRange(ask.key(), offset, length, timeout)
+                    .thenApply(b -> new ClaimStores.Located(b, ask.slot().index(), ask.key())))
+        .step(0);
+  }
+
+  /**
+   * Stats pack {@code packId} of {@code tenant} in the same order and by the same rule as reads.
+   */
+  CompletableFuture<StoredObject> stat(String tenant, long packId, long deadline) {
+    return new Search<StoredObject>(
+            plan(tenant, packId),
+            deadline,
+            KeyLayout.FLAT.key(tenant, packId),
+            (ask, timeout) -> ask.slot().store().stat(ask.key(), timeout))
+        .step(0);
+  }
+
+  private List<Ask> plan(String tenant, long packId) {
     int[] order = placement.writeOrder(packId, slots.size());
     boolean[] open = new boolean[slots.size()];
     for (int i : order) {
@@ -51,31 +79,33 @@ final class StoreSearch {
         }
       }
     }
-    return new Search(plan, offset, length, deadline, KeyLayout.FLAT.key(tenant, packId)).step(0);
+    return plan;
   }
 
   /** One store asked for one key. */
   private record Ask(StoreSlot slot, String key) {}
 
   /** The state of one search: which stores are done with, and the first error. */
-  private final class Search {
+  private final class Search<T> {
     private final List<Ask> plan;
-    private final long offset;
-    private final int length;
     private final long deadline;
     private final String what;
+    private final BiFunction<Ask, Duration, CompletableFuture<T>> op;
     private final boolean[] excluded = new boolean[slots.size()];
     private StoreException firstError;
 
-    Search(List<Ask> plan, long offset, int length, long deadline, String what) {
+    Search(
+        List<Ask> plan,
+        long deadline,
+        String what,
+        BiFunction<Ask, Duration, CompletableFuture<T>> op) {
       this.plan = plan;
-      this.offset = offset;
-      this.length = length;
       this.deadline = deadline;
       this.what = what;
+      this.op = op;
     }
 
-    CompletableFuture<ClaimStores.Located> step(int k) {
+    CompletableFuture<T> step(int k) {
       while (k < plan.size() && excluded[plan.get(k).slot().index()]) {
         k++;
       }
@@ -106,24 +136,22 @@ final class StoreSearch {
       }
       Ask ask = plan.get(k);
       StoreSlot slot = ask.slot();
-      CompletableFuture<byte[]> get;
+      CompletableFuture<T> get;
       try {
-        get = slot.store().getRange(ask.key(), offset, length, slot.timeout(now, deadline));
+        get = op.apply(ask, slot.timeout(now, deadline));
       } catch (RuntimeException e) {
         get = CompletableFuture.failedFuture(e);
       }
       int next = k + 1;
       return get.handle(
-              (bytes, t) -> {
+              (answer, t) -> {
                 if (t == null) {
                   slot.breaker().onAnswer();
-                  return CompletableFuture.completedFuture(
-                      new ClaimStores.Located(bytes, slot.index(), ask.key()));
+                  return CompletableFuture.completedFuture(answer);
                 }
                 Error error = Errors.errorBehind(t);
                 if (error != null) {
-                  return CompletableFuture.<ClaimStores.Located>failedFuture(
-                      error); // not the store's
+                  return CompletableFuture.<T>failedFuture(error); // not the store's
                 }
                 StoreException e = StoreException.of(t);
                 if (e.kind() == Kind.UNAVAILABLE) {

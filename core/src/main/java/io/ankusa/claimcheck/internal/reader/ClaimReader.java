@@ -53,6 +53,14 @@ public interface ClaimReader extends AutoCloseable {
       FetchKey key, int store, Supplier<CompletableFuture<byte[]>> fn, long deadlineNanos);
 
   /**
+   * Whether the cache holds bytes for {@code key} now; never blocks, fetches nothing (a reader
+   * without a cache answers false).
+   */
+  default boolean cached(FetchKey key) {
+    return false;
+  }
+
+  /**
    * Counts the calling thread as one request in flight unless {@code maxConcurrentReads} already
    * are, and returns whether it did; a caller refused answers "overloaded" and does not call {@link
    * #release()}. With {@code maxConcurrentReads = 0} every request is admitted and none counted,

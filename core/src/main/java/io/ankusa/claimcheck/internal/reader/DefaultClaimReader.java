@@ -162,6 +162,11 @@ final class DefaultClaimReader implements ClaimReader {
   }
 
   @Override
+  public boolean cached(FetchKey key) {
+    return cache.getIfPresent(key) != null;
+  }
+
+  @Override
   public boolean admit() {
     return closed || gate.admit();
   }

@@ -42,6 +42,14 @@ public final class Admission {
    * stored or raw length passes {@code claimcheck.read.max.bytes}.
    */
   Failure refusal(ClaimRef ref) {
+    return refusal(ref, ByteLimits.limitedSize(ref.length(), ref.rawLength()));
+  }
+
+  /**
+   * The refusal of {@code size} bytes of {@code ref} read (a range of an uncompressed claim), or
+   * null: as {@link #refusal(ClaimRef)}, the read limit judged against {@code size}.
+   */
+  Failure refusal(ClaimRef ref, long size) {
     String t = ref.tenant().value();
     if (!allows(t)) {
       return new Failure(
@@ -54,7 +62,6 @@ public final class Admission {
               + ClaimCheckConfig.TENANTS_ALLOWED,
           null);
     }
-    long size = ByteLimits.limitedSize(ref.length(), ref.rawLength());
     if (size <= readMaxBytes) {
       return null;
     }
