@@ -257,8 +257,11 @@ class GatewayIT {
     assertThat(bad.statusCode()).isEqualTo(401);
     assertThat(problem(bad)).doesNotContain("not-a-token");
 
-    HttpResponse<byte[]> tooBig = send(http, post(gateway, "/v1/claims", TOKEN_A, random(200_001)));
-    assertThat(tooBig.statusCode()).isEqualTo(413);
+    // Past the write limit by its declared length: 413 before the body is read. Sent by hand, the
+    // headers alone: a client still sending a body the gateway refused can see the connection
+    // close instead of the answer (seen once), and the JDK 17 client's 100-continue hangs on a
+    // final answer (JDK-8286171).
+    assertThat(declaredTooLarge(200_001)).startsWith("HTTP/1.1 413");
     ClaimRef huge =
         ClaimRef.of(
             io.ankusa.claimcheck.ref.Tenant.of("team-a"),
@@ -491,5 +494,26 @@ class GatewayIT {
         .doesNotContain(TOKEN_A);
     assertThat(send(http, get(gateway, "/health/live", null)).statusCode()).isEqualTo(200);
     assertThat(send(http, get(gateway, "/health/ready", null)).statusCode()).isEqualTo(200);
+  }
+
+  /** POSTs only the headers of a {@code length}-byte upload; returns the answer's status line. */
+  private static String declaredTooLarge(long length) throws java.io.IOException {
+    java.net.URI uri = gateway.uri();
+    try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+      socket.setSoTimeout(30_000);
+      String head =
+          "POST /v1/claims HTTP/1.1\r\nHost: "
+              + uri.getHost()
+              + "\r\nAuthorization: Bearer "
+              + TOKEN_A
+              + "\r\nContent-Type: application/octet-stream\r\nContent-Length: "
+              + length
+              + "\r\n\r\n";
+      socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      return new java.io.BufferedReader(
+              new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+          .readLine();
+    }
   }
 }

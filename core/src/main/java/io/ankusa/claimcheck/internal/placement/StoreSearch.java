@@ -1,8 +1,8 @@
 package io.ankusa.claimcheck.internal.placement;
 
+import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
-import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.time.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
