@@ -5,6 +5,7 @@ import static io.ankusa.claimcheck.gateway.TestGateways.TOKEN_A_WRITE_ONLY;
 import static io.ankusa.claimcheck.gateway.TestGateways.TOKEN_B;
 import static io.ankusa.claimcheck.gateway.TestGateways.get;
 import static io.ankusa.claimcheck.gateway.TestGateways.post;
+import static io.ankusa.claimcheck.gateway.TestGateways.random;
 import static io.ankusa.claimcheck.gateway.TestGateways.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,15 +77,8 @@ class GatewayIT {
     proxy.clear();
   }
 
-  private static byte[] random(int n) {
-    byte[] b = new byte[n];
-    new Random(n).nextBytes(b);
-    return b;
-  }
-
   private static String checkIn(byte[] payload, String query) throws Exception {
-    HttpResponse<byte[]> r = send(http, post(gateway, "/v1/claims" + query, TOKEN_A, payload));
-    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(201);
+    HttpResponse<byte[]> r = TestGateways.checkedIn(http, gateway, payload, query);
     String b64 = new String(r.body(), StandardCharsets.US_ASCII);
     assertThat(r.headers().firstValue("Location")).hasValue("/v1/claims/" + b64);
     return b64;

@@ -2,7 +2,7 @@ package io.ankusa.claimcheck.gateway;
 
 import static io.ankusa.claimcheck.gateway.TestGateways.TOKEN_A;
 import static io.ankusa.claimcheck.gateway.TestGateways.get;
-import static io.ankusa.claimcheck.gateway.TestGateways.post;
+import static io.ankusa.claimcheck.gateway.TestGateways.random;
 import static io.ankusa.claimcheck.gateway.TestGateways.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -72,16 +72,9 @@ class GatewayRangeAndHeadIT {
     proxy.clear();
   }
 
-  private static byte[] random(int n) {
-    byte[] b = new byte[n];
-    new Random(n).nextBytes(b);
-    return b;
-  }
-
   private static String checkIn(byte[] payload, String query) throws Exception {
-    HttpResponse<byte[]> r = send(http, post(gateway, "/v1/claims" + query, TOKEN_A, payload));
-    assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(201);
-    return new String(r.body(), StandardCharsets.US_ASCII);
+    return new String(
+        TestGateways.checkedIn(http, gateway, payload, query).body(), StandardCharsets.US_ASCII);
   }
 
   private static HttpRequest.Builder head(String b64) {

@@ -84,4 +84,21 @@ final class TestGateways {
             .POST(HttpRequest.BodyPublishers.ofByteArray(body));
     return token == null ? b : b.header("Authorization", "Bearer " + token);
   }
+
+  /** {@code n} bytes, the same for the same {@code n}. */
+  static byte[] random(int n) {
+    byte[] b = new byte[n];
+    new java.util.Random(n).nextBytes(b);
+    return b;
+  }
+
+  /** POSTs {@code payload} as tenant A; asserts 201 and returns the answer (the base64url ref). */
+  static HttpResponse<byte[]> checkedIn(HttpClient http, Gateway g, byte[] payload, String query)
+      throws Exception {
+    HttpResponse<byte[]> r = send(http, post(g, "/v1/claims" + query, TOKEN_A, payload));
+    org.assertj.core.api.Assertions.assertThat(r.statusCode())
+        .as(new String(r.body(), java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo(201);
+    return r;
+  }
 }
