@@ -79,6 +79,11 @@ class ConfigurationReferenceTest {
         "Connect transforms only (`CheckIn`, `Redeem`)",
         TransformConfig.CONFIG_DEF,
         core.names());
+    section(
+        b,
+        "Connect converter only (`ClaimCheckConverter`)",
+        ConverterConfig.CONFIG_DEF,
+        core.names());
     return b.toString();
   }
 
