@@ -22,15 +22,17 @@ import org.junit.jupiter.api.Assumptions;
  * <p>Where it is not installed the tests that need it are skipped with an assumption saying how to
  * install it, except under CI ({@code CI} set), where its absence fails them.
  */
-final class Azurite {
+public final class Azurite {
 
   /** Azurite's well-known development account and key (public, in Microsoft's documentation). */
-  static final String ACCOUNT = "devstoreaccount1";
+  public static final String ACCOUNT = "devstoreaccount1";
 
-  static final String KEY =
+  public static final String KEY =
       "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
-  private static final Path BIN = Path.of("azurite", "node_modules", ".bin", "azurite-blob");
+  /** Where {@code npm ci --prefix store-azure/azurite} puts it, from this module or a sibling. */
+  private static final Path BIN = bin();
+
   private static Azurite shared;
 
   private final Process process;
@@ -42,7 +44,7 @@ final class Azurite {
   }
 
   /** The one Azurite of this JVM, started on first use; skips the test where it is absent. */
-  static synchronized Azurite shared() {
+  public static synchronized Azurite shared() {
     if (shared == null) {
       if (!Files.isExecutable(BIN)) {
         String how =
@@ -58,6 +60,12 @@ final class Azurite {
       Runtime.getRuntime().addShutdownHook(new Thread(shared::stop, "azurite-stop"));
     }
     return shared;
+  }
+
+  private static Path bin() {
+    Path here = Path.of("azurite", "node_modules", ".bin", "azurite-blob");
+    Path sibling = Path.of("..", "store-azure").resolve(here);
+    return Files.exists(here) || !Files.exists(sibling) ? here : sibling;
   }
 
   private static Azurite start() {
@@ -110,17 +118,17 @@ final class Azurite {
   }
 
   /** {@code http://127.0.0.1:<port>}: the server, without the account (for a proxy's target). */
-  URI server() {
+  public URI server() {
     return URI.create("http://127.0.0.1:" + port);
   }
 
   /** The Blob endpoint of the development account (the account in the path, as Azurite wants). */
-  URI endpoint() {
+  public URI endpoint() {
     return URI.create(server() + "/" + ACCOUNT);
   }
 
   /** Creates {@code name} (if absent) with the SDK directly, and returns its client. */
-  BlobContainerClient createContainer(String name) {
+  public BlobContainerClient createContainer(String name) {
     BlobContainerClient c =
         new BlobServiceClientBuilder()
             .endpoint(endpoint().toString())
