@@ -172,6 +172,27 @@ class AzureClaimStoreContractIT extends ClaimStoreContract {
         .isEqualTo(java.util.Arrays.copyOfRange(bytes(100), 10, 30));
   }
 
+  /** A hang or a reset is UNAVAILABLE within the call's timeout, and leaves no stuck connection. */
+  @Test
+  void aHungOrResetStoreIsUnavailableAndAnswersAgainAfterwards() {
+    String key = freshKey();
+    store.putIfAbsent(key, bytes(10), T).join();
+    proxy.hang(Duration.ofSeconds(8));
+    for (int i = 0; i < 4; i++) {
+      StoreException hung = failure(store.getRange(key, 0, 10, Duration.ofSeconds(1)));
+      assertThat(hung.kind()).isEqualTo(Kind.UNAVAILABLE);
+      assertThat(hung).hasMessageContaining("timed out");
+    }
+    proxy.clear();
+    proxy.reset();
+    assertThat(failure(store.getRange(key, 0, 10, T)).kind()).isEqualTo(Kind.UNAVAILABLE);
+    assertThat(failure(store.stat(key, T)).kind()).isEqualTo(Kind.UNAVAILABLE);
+    proxy.clear();
+    for (int i = 0; i < 20; i++) {
+      assertThat(store.getRange(key, 0, 10, T).join()).isEqualTo(bytes(10));
+    }
+  }
+
   @Test
   void aLargePackGoesUpAsStagedBlocksCommittedOnlyIfAbsent() {
     try (ClaimStore blocks =
