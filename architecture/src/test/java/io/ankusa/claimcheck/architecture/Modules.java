@@ -32,6 +32,7 @@ enum Modules {
   CONNECT("io.ankusa.claimcheck.connect.CheckIn"),
   CLI("io.ankusa.claimcheck.cli.ClaimCheckCli"),
   GATEWAY("io.ankusa.claimcheck.gateway.Gateway"),
+  STORE_AZURE("io.ankusa.claimcheck.store.azure.AzureStoreProvider"),
   EXAMPLES("io.ankusa.claimcheck.examples.Demo");
 
   private static final Map<Modules, JavaClasses> IMPORTED = new ConcurrentHashMap<>();

@@ -128,6 +128,17 @@ final class Rules {
         .as("only " + ROOT + ".store.s3 depends on the AWS SDK");
   }
 
+  /** Only the Azure store names the Azure SDK (and the Reactor it is built on). */
+  static ArchRule azureSdkOnlyInStoreAzure() {
+    return noClasses()
+        .that()
+        .resideOutsideOfPackage(ROOT + ".store.azure..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("com.azure..", "reactor..")
+        .as("only " + ROOT + ".store.azure depends on the Azure SDK");
+  }
+
   /** Only telemetry names Micrometer (users pass a registry as an Object). */
   static ArchRule micrometerOnlyInTelemetry() {
     return noClasses()

@@ -30,6 +30,7 @@ class RulesCanFailTest {
             Rules.noInternalsOutsideCore(),
             Rules.layers(),
             Rules.awsSdkOnlyInStoreS3(),
+            Rules.azureSdkOnlyInStoreAzure(),
             Rules.micrometerOnlyInTelemetry(),
             Rules.noKafkaInternals())) {
       assertThat(rule.evaluate(FIXTURES).getFailureReport().getDetails())

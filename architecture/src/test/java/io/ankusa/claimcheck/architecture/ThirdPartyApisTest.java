@@ -3,15 +3,22 @@ package io.ankusa.claimcheck.architecture;
 import org.junit.jupiter.api.Test;
 
 /**
- * Where the library may name a third-party API: the AWS SDK only in the S3 store, Micrometer only
- * in telemetry (over the library's modules; the examples are a user's code), Kafka only through its
- * public API (the examples too). The benchmarks and the testkit are not checked.
+ * Where the library may name a third-party API: the AWS SDK only in the S3 store, the Azure SDK
+ * only in the Azure store, Micrometer only in telemetry (over the library's modules; the examples
+ * are a user's code), Kafka only through its public API (the examples too). The benchmarks and the
+ * testkit are not checked.
  */
 class ThirdPartyApisTest {
 
   @Test
   void onlyStoreS3UsesTheAwsSdk() {
     Rules.awsSdkOnlyInStoreS3().check(library());
+  }
+
+  @Test
+  void onlyStoreAzureUsesTheAzureSdk() {
+    Rules.azureSdkOnlyInStoreAzure().check(library());
+    Rules.azureSdkOnlyInStoreAzure().check(Modules.GATEWAY.classes());
   }
 
   @Test
@@ -36,10 +43,17 @@ class ThirdPartyApisTest {
                 Modules.CONNECT,
                 Modules.CLI,
                 Modules.GATEWAY,
+                Modules.STORE_AZURE,
                 Modules.EXAMPLES));
   }
 
   private static com.tngtech.archunit.core.domain.JavaClasses library() {
-    return Modules.of(Modules.CORE, Modules.COLLECTOR, Modules.SERDE, Modules.CONNECT, Modules.CLI);
+    return Modules.of(
+        Modules.CORE,
+        Modules.COLLECTOR,
+        Modules.SERDE,
+        Modules.CONNECT,
+        Modules.CLI,
+        Modules.STORE_AZURE);
   }
 }

@@ -1,6 +1,5 @@
 package io.ankusa.claimcheck.connect;
 
-import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.RefFields;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
@@ -70,15 +69,12 @@ public abstract class CheckIn<R extends ConnectRecord<R>> extends FieldTransform
     if (bytes == null) {
       return withField(record, Schema.OPTIONAL_BYTES_SCHEMA, null, headers);
     }
-    if (bytes.length < c.threshold() && !RefFields.startsWithMagic(bytes)) {
+    if (!FieldClaims.checksIn(bytes, c.threshold())) {
       return withField(record, Schema.BYTES_SCHEMA, bytes, headers); // a ref-like one is claimed
     }
-    ClaimRef ref;
-    try {
-      ref = isKey() ? c.claimCheck().checkInKey(bytes) : c.claimCheck().checkIn(bytes);
-    } catch (ClaimCheckFailure f) {
-      throw Failures.toConnect(f, record, fieldName());
-    }
+    ClaimRef ref =
+        FieldClaims.checkIn(
+            c.claimCheck(), isKey(), bytes, () -> Failures.where(record, fieldName()));
     headers.addString(marker(), RefFields.markerValue(ref.version()));
     return withField(record, Schema.BYTES_SCHEMA, RefCodec.encode(ref), headers);
   }

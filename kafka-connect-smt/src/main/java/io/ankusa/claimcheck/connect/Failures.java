@@ -22,8 +22,18 @@ final class Failures {
 
   /** The Connect form of {@code f}, its message naming the claim and the record. */
   static ConnectException toConnect(ClaimCheckFailure f, ConnectRecord<?> record, String field) {
-    String message = f.getMessage() + " (the " + field + " of " + describe(record) + ")";
+    return toConnect(f, where(record, field));
+  }
+
+  /** The Connect form of {@code f}, its message naming the claim and {@code where} it was met. */
+  static ConnectException toConnect(ClaimCheckFailure f, String where) {
+    String message = f.getMessage() + " (" + where + ")";
     return f.isRetriable() ? new RetriableException(message, f) : new DataException(message, f);
+  }
+
+  /** Names {@code field} of {@code record}: "the value of a record for topic t partition 0 ...". */
+  static String where(ConnectRecord<?> record, String field) {
+    return "the " + field + " of " + describe(record);
   }
 
   /** A retriable failure of {@code field} of {@code record}: the claim may still be readable. */

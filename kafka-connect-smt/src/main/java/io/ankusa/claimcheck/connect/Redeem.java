@@ -1,8 +1,6 @@
 package io.ankusa.claimcheck.connect;
 
-import io.ankusa.claimcheck.ClaimCheckFailure;
 import io.ankusa.claimcheck.RefFields;
-import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.time.Ticker;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.config.ConfigDef;
@@ -58,9 +56,16 @@ public abstract class Redeem<R extends ConnectRecord<R>> extends FieldTransform<
     Configured c = configured();
     byte[] bytes = bytes(field(record), record);
     Headers headers = record.headers().duplicate();
-    boolean carriesRef = RefFields.carriesRef(headers.lastWithName(marker()) != null, bytes);
+    boolean marked = headers.lastWithName(marker()) != null;
     headers.remove(marker()); // after a redeem the field is no longer a ref
-    byte[] payload = carriesRef ? redeem(c, decode(bytes, record), record) : bytes;
+    byte[] payload =
+        FieldClaims.redeem(
+            c.claimCheck(),
+            isKey(),
+            marked,
+            bytes,
+            ticker().read() + c.deadlineNanos(),
+            () -> Failures.where(record, fieldName()));
     SchemaAndValue converted;
     try {
       converted = c.converter().toConnectData(record.topic(), payload);
@@ -93,23 +98,6 @@ public abstract class Redeem<R extends ConnectRecord<R>> extends FieldTransform<
             + fieldName()
             + ".converter to "
             + TransformConfig.DEFAULT_CONVERTER);
-  }
-
-  private ClaimRef decode(byte[] bytes, R record) {
-    try {
-      return RefFields.decode(bytes, isKey());
-    } catch (ClaimCheckFailure f) {
-      throw Failures.toConnect(f, record, fieldName());
-    }
-  }
-
-  /** The shared blocking redeem of core: gate, deadline, typed failures; an Error as itself. */
-  private byte[] redeem(Configured c, ClaimRef ref, R record) {
-    try {
-      return c.claimCheck().redeemBlocking(ref, ticker().read() + c.deadlineNanos());
-    } catch (ClaimCheckFailure f) {
-      throw Failures.toConnect(f, record, fieldName());
-    }
   }
 
   /** Redeems record keys. */

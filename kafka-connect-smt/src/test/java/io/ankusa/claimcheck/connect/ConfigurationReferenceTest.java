@@ -79,6 +79,18 @@ class ConfigurationReferenceTest {
         "Connect transforms only (`CheckIn`, `Redeem`)",
         TransformConfig.CONFIG_DEF,
         core.names());
+    section(
+        b,
+        "Connect converter only (`ClaimCheckConverter`)",
+        ConverterConfig.CONFIG_DEF,
+        core.names());
+    b.append("Plugged-in stores (each from its own module's jar) have per-store settings only:")
+        .append(" `claimcheck.store.<i>.<setting>` for the store at index `<i>`.\n\n");
+    section(
+        b,
+        "Azure Blob store (`abs://account/container[/prefix]`, `claimcheck-store-azure`)",
+        new io.ankusa.claimcheck.store.azure.AzureStoreProvider().settings(),
+        Set.of());
     return b.toString();
   }
 

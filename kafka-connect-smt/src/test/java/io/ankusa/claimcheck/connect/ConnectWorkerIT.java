@@ -40,8 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kafka Connect's standalone worker in the test JVM, a real broker and a real S3 server: refs
- * written by CheckIn are read by the deserializer, refs written by the serializer are redeemed by
- * Redeem, every value byte-identical.
+ * written by CheckIn or ClaimCheckConverter are read by the deserializer, refs written by the
+ * serializer are redeemed by Redeem and by ClaimCheckConverter, every value byte-identical.
  */
 class ConnectWorkerIT {
 
@@ -253,6 +253,94 @@ class ConnectWorkerIT {
       assertThat((byte[]) got.get(i).value())
           .as("value %d (%d bytes)", i, sizes[i])
           .isEqualTo(PatternSourceConnector.pattern(sizes[i], i));
+    }
+  }
+
+  /** ClaimCheckConverter as a source connector's value.converter, read by the deserializer. */
+  @Test
+  void valuesTheConverterChecksInForASourceConnectorAreReadByTheDeserializer() throws Exception {
+    String topic = "conv-src-" + UUID.randomUUID().toString().substring(0, 8);
+    EmbeddedKafka.shared().createTopic(topic, 1);
+    Map<String, String> config = new HashMap<>(claimCheck("value.converter."));
+    config.put("connector.class", PatternSourceConnector.class.getName());
+    config.put("tasks.max", "1");
+    config.put("topic", topic);
+    config.put(
+        "sizes",
+        java.util.Arrays.stream(SIZES).mapToObj(String::valueOf).collect(Collectors.joining(",")));
+    config.put("value.converter", ClaimCheckConverter.class.getName());
+    config.put(
+        "value.converter.claimcheck.converter.inner",
+        "org.apache.kafka.connect.converters.ByteArrayConverter");
+    createConnector("converter-source", config);
+
+    Map<String, Object> consumer = new HashMap<>(claimCheck(""));
+    consumer.put(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers());
+    consumer.put(ConsumerConfig.GROUP_ID_CONFIG, "conv-" + UUID.randomUUID());
+    consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    consumer.put(
+        ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ClaimCheckDeserializer.class.getName());
+    List<ConsumerRecord<String, byte[]>> got = new ArrayList<>();
+    try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(consumer)) {
+      c.subscribe(List.of(topic));
+      long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (got.size() < SIZES.length && System.nanoTime() < end) {
+        c.poll(Duration.ofMillis(200)).forEach(got::add);
+      }
+    }
+    assertThat(got).hasSize(SIZES.length);
+    for (int i = 0; i < SIZES.length; i++) {
+      ConsumerRecord<String, byte[]> r = got.get(i);
+      assertThat(r.key()).isEqualTo("k" + i);
+      assertThat(r.value())
+          .as("value %d (%d bytes)", i, SIZES[i])
+          .isEqualTo(PatternSourceConnector.pattern(SIZES[i], i));
+      assertThat(r.headers().lastHeader(ClaimCheckHeaders.VALUE_MARKER) != null)
+          .as("marker on value %d (%d bytes)", i, SIZES[i])
+          .isEqualTo(SIZES[i] >= THRESHOLD);
+    }
+  }
+
+  /** ClaimCheckConverter as a sink connector's value.converter, reading the serializer's refs. */
+  @Test
+  void valuesWrittenByTheSerializerAreRedeemedByTheConverterForASinkConnector() throws Exception {
+    String topic = "conv-sink-" + UUID.randomUUID().toString().substring(0, 8);
+    EmbeddedKafka.shared().createTopic(topic, 1);
+    Map<String, Object> producer = new HashMap<>(claimCheck(""));
+    producer.put(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, EmbeddedKafka.shared().bootstrapServers());
+    producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    producer.put(
+        ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ClaimCheckSerializer.class.getName());
+    producer.put(ProducerConfig.ACKS_CONFIG, "all");
+    try (KafkaProducer<String, byte[]> p = new KafkaProducer<>(producer)) {
+      for (int i = 0; i < SIZES.length; i++) {
+        p.send(new ProducerRecord<>(topic, "k" + i, PatternSourceConnector.pattern(SIZES[i], i)));
+      }
+      p.flush();
+    }
+
+    Map<String, String> config = new HashMap<>(claimCheck("value.converter."));
+    config.put("connector.class", CollectingSinkConnector.class.getName());
+    config.put("tasks.max", "1");
+    config.put("topics", topic);
+    config.put("value.converter", ClaimCheckConverter.class.getName());
+    createConnector("converter-sink", config);
+
+    long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (received(topic).size() < SIZES.length && System.nanoTime() < end) {
+      Thread.sleep(100);
+    }
+    List<SinkRecord> got = received(topic);
+    assertThat(got).hasSize(SIZES.length);
+    for (int i = 0; i < SIZES.length; i++) {
+      SinkRecord r = got.get(i);
+      assertThat(r.key()).isEqualTo("k" + i);
+      assertThat((byte[]) r.value())
+          .as("value %d (%d bytes)", i, SIZES[i])
+          .isEqualTo(PatternSourceConnector.pattern(SIZES[i], i));
     }
   }
 

@@ -154,4 +154,39 @@ class PluginPackageIT {
       }
     }
   }
+
+  @Test
+  void itsConverterIsListedAndRunsInIsolationAgainstARealS3Server() throws Exception {
+    List<URL> urls = new ArrayList<>();
+    try (Stream<Path> s = Files.list(pluginDir())) {
+      for (Path p : s.toList()) {
+        urls.add(p.toUri().toURL());
+      }
+    }
+    Map<String, Object> config = s3Config();
+    try (URLClassLoader plugin =
+        new URLClassLoader(urls.toArray(URL[]::new), new WorkerProvided())) {
+      List<org.apache.kafka.connect.storage.Converter> found = new ArrayList<>();
+      ServiceLoader.load(org.apache.kafka.connect.storage.Converter.class, plugin)
+          .forEach(found::add);
+      assertThat(found)
+          .extracting(c -> c.getClass().getName())
+          .containsExactly("io.ankusa.claimcheck.connect.ClaimCheckConverter");
+      assertThat(found.get(0).getClass().getClassLoader()).isSameAs(plugin);
+      try (org.apache.kafka.connect.storage.Converter converter = found.get(0);
+          ClaimCheckDeserializer<byte[]> d =
+              new ClaimCheckDeserializer<>(new ByteArrayDeserializer())) {
+        converter.configure(config, false);
+        d.configure(config, false);
+        byte[] value = PatternSourceConnector.pattern(300_000, 2);
+        org.apache.kafka.common.header.internals.RecordHeaders headers =
+            new org.apache.kafka.common.header.internals.RecordHeaders();
+        byte[] wire = converter.fromConnectData(Wire.TOPIC, headers, Schema.BYTES_SCHEMA, value);
+        assertThat(RefCodec.isRef(wire)).isTrue();
+        assertThat(d.deserialize(Wire.TOPIC, headers, wire)).isEqualTo(value);
+        assertThat((byte[]) converter.toConnectData(Wire.TOPIC, headers, wire).value())
+            .isEqualTo(value);
+      }
+    }
+  }
 }

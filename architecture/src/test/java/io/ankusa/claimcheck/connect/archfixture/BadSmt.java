@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.connect.archfixture;
 
+import com.azure.core.util.BinaryData;
 import io.ankusa.claimcheck.collect.Collector;
 import io.ankusa.claimcheck.internal.wire.Bytes;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
@@ -15,4 +16,5 @@ public final class BadSmt {
   MeterRegistry micrometer;
   Topic kafkaInternals;
   SdkBytes awsSdk;
+  BinaryData azureSdk;
 }
