@@ -127,7 +127,13 @@ public final class Encryption implements AutoCloseable {
     try {
       env = Envelope.parse(stored);
     } catch (Envelope.EnvelopeException e) {
-      return CompletableFuture.failedFuture(new Failure(Reason.CORRUPT, what + e.getMessage(), e));
+      // An envelope of a newer writer is not a damaged one: retriable, like a ref of a newer
+      // version; anything else malformed is CORRUPT (final after the second look).
+      return CompletableFuture.failedFuture(
+          new Failure(
+              e.needsNewerReader() ? Reason.UNAVAILABLE : Reason.CORRUPT,
+              what + e.getMessage(),
+              e));
     }
     if (!settings.enabled()) {
       return CompletableFuture.failedFuture(
@@ -145,6 +151,16 @@ public final class Encryption implements AutoCloseable {
     Kek kek;
     try {
       kek = kek(env.kekId());
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(
+          new Failure(
+              Reason.REFUSED,
+              what
+                  + "the claim is encrypted under KEK "
+                  + env.kekId()
+                  + ", which this client cannot open: "
+                  + e.getMessage(),
+              e));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(failure(what, env.kekId(), e));
     }

@@ -90,11 +90,12 @@ public record Envelope(String kekId, byte[] wrapped, int headerLength) {
     int version = b.get() & 0xff;
     if (version != VERSION) {
       throw new EnvelopeException(
-          "envelope version " + version + " is unknown: upgrade the reader");
+          "envelope version " + version + " is unknown: upgrade the reader", true);
     }
     int aead = b.get() & 0xff;
     if (aead != AES_256_GCM) {
-      throw new EnvelopeException("envelope AEAD id " + aead + " is unknown: upgrade the reader");
+      throw new EnvelopeException(
+          "envelope AEAD id " + aead + " is unknown: upgrade the reader", true);
     }
     int idLength = b.get() & 0xff;
     if (idLength == 0 || b.remaining() < idLength + 2) {
@@ -154,8 +155,20 @@ public record Envelope(String kekId, byte[] wrapped, int headerLength) {
   public static final class EnvelopeException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    private final boolean needsNewerReader;
+
     EnvelopeException(String message) {
+      this(message, false);
+    }
+
+    EnvelopeException(String message, boolean needsNewerReader) {
       super(message);
+      this.needsNewerReader = needsNewerReader;
+    }
+
+    /** Whether the envelope may be fine and this reader too old (an unknown version or AEAD). */
+    public boolean needsNewerReader() {
+      return needsNewerReader;
     }
   }
 }
