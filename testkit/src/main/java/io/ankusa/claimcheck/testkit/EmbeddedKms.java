@@ -1,0 +1,312 @@
+package io.ankusa.claimcheck.testkit;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A local stub of AWS KMS that speaks KMS's JSON 1.1 protocol on {@code 127.0.0.1} and a random
+ * port, with keys created by the test and faults switched on by it; thread-safe.
+ *
+ * <p><b>It is a stub, not KMS.</b> It proves the AWS SDK v2 {@code KmsClient} wiring (endpoint
+ * override, region, request and answer shapes, base64 blobs, encryption context) and the mapping of
+ * KMS's error answers to the SDK's typed exceptions; it does not prove IAM, key policies, grants or
+ * real KMS's latency. Requests may be SigV4-signed with any credentials: signatures are <em>not
+ * verified</em>. It answers {@code POST /} with {@code X-Amz-Target: TrentService.<Op>} for {@code
+ * GenerateDataKey}, {@code GenerateDataKeyWithoutPlaintext}, {@code Encrypt}, {@code Decrypt} and
+ * {@code DescribeKey}. Key ids may be the key id, key ARN, alias name or alias ARN.
+ *
+ * <p>Ciphertext blobs really are AES-256-GCM under a per-key secret held here, and name their key
+ * (as real KMS's do), so {@code Decrypt} needs no {@code KeyId}; a different encryption context, a
+ * changed byte or a blob of no key of this stub answer {@code InvalidCiphertextException}, and a
+ * {@code KeyId} naming another key {@code IncorrectKeyException}.
+ *
+ * <p>Key states: {@link #disable} answers {@code DisabledException}, {@link #scheduleDeletion}
+ * {@code KMSInvalidStateException} (both undoable: {@link #enable}, {@link #cancelDeletion}), and
+ * {@link #delete} shreds the key's secret for good: {@code NotFoundException}. Faults: {@link
+ * #throttle} ({@code ThrottlingException}), {@link #slow}, {@link #hang}, {@link #down}; {@link
+ * #clear} ends them all. Every request that reaches the stub is counted per operation.
+ *
+ * <p>Error answers are {@code {"__type":"<Type>","message":"..."}} with the HTTP status that the
+ * SDK's generated {@code DefaultKmsClient} (2.57.8) registers for each type: 400 for {@code
+ * DisabledException}, {@code KMSInvalidStateException}, {@code NotFoundException}, {@code
+ * InvalidCiphertextException}, {@code IncorrectKeyException}; and 400 {@code ThrottlingException}
+ * as in the KMS API reference's "Common Errors" page
+ * (https://docs.aws.amazon.com/kms/latest/APIReference/CommonErrors.html).
+ */
+public final class EmbeddedKms implements AutoCloseable {
+
+  private static final String REGION = "us-east-1";
+  private static final String TARGET_PREFIX = "TrentService.";
+  private static final String CONTENT_TYPE = "application/x-amz-json-1.1";
+
+  private final KmsKeys keys = new KmsKeys(REGION);
+  private final KmsOperations operations = new KmsOperations(keys);
+  private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+  private final AtomicInteger throttled = new AtomicInteger();
+  private final ExecutorService executor;
+  private final int port;
+  private final Object faultLock = new Object();
+  private Duration delay = Duration.ZERO;
+  private boolean hanging;
+  private HttpServer server;
+  private volatile boolean closed;
+
+  private EmbeddedKms() {
+    AtomicInteger n = new AtomicInteger();
+    this.executor =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "claimcheck-testkit-kms-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    this.server = listen(0);
+    this.port = server.getAddress().getPort();
+  }
+
+  /**
+   * Starts a new stub with no keys.
+   *
+   * @throws IllegalStateException when it cannot listen
+   */
+  public static EmbeddedKms start() {
+    return new EmbeddedKms();
+  }
+
+  /** Returns the stub's base URI, such as {@code http://127.0.0.1:41234}; stable across down/up. */
+  public URI endpoint() {
+    return URI.create("http://127.0.0.1:" + port);
+  }
+
+  /** Returns the region key ARNs name, {@code us-east-1}. */
+  public String region() {
+    return REGION;
+  }
+
+  /** Creates an enabled symmetric key; returns its ARN. */
+  public String createKey() {
+    return keys.create();
+  }
+
+  /**
+   * Points alias {@code alias} (such as {@code alias/tenant-a}) at {@code key}; returns {@code
+   * alias}.
+   */
+  public String createAlias(String alias, String key) {
+    keys.alias(alias, key);
+    return alias;
+  }
+
+  /** Disables {@code key} (id, ARN or alias): its uses answer {@code DisabledException}. */
+  public void disable(String key) {
+    keys.setState(key, KmsKeys.State.DISABLED);
+  }
+
+  /** Enables {@code key} again after {@link #disable} or {@link #scheduleDeletion}. */
+  public void enable(String key) {
+    keys.setState(key, KmsKeys.State.ENABLED);
+  }
+
+  /** Schedules {@code key}'s deletion: its uses answer {@code KMSInvalidStateException}. */
+  public void scheduleDeletion(String key) {
+    keys.setState(key, KmsKeys.State.PENDING_DELETION);
+  }
+
+  /** Cancels {@code key}'s scheduled deletion; the key is enabled again. */
+  public void cancelDeletion(String key) {
+    enable(key);
+  }
+
+  /** Deletes {@code key} for good (its secret is shredded): its uses answer {@code NotFound}. */
+  public void delete(String key) {
+    keys.setState(key, KmsKeys.State.DELETED);
+  }
+
+  /** Answers the next {@code n} requests with HTTP 400 {@code ThrottlingException}. */
+  public void throttle(int n) {
+    if (n < 0) {
+      throw new IllegalArgumentException("n must be >= 0: " + n);
+    }
+    throttled.set(n);
+  }
+
+  /** Delays every answer by {@code delay} until {@link #clear}. */
+  public void slow(Duration delay) {
+    Objects.requireNonNull(delay, "delay");
+    synchronized (faultLock) {
+      this.delay = delay;
+    }
+  }
+
+  /**
+   * Holds every request unanswered until {@link #clear} or {@link #close} (after {@link #down}, the
+   * held connections are closed).
+   */
+  public void hang() {
+    synchronized (faultLock) {
+      hanging = true;
+    }
+  }
+
+  /**
+   * Stops listening until {@link #up}: open connections are closed (a client's pooled connection
+   * then fails without an answer) and new ones are refused. Requests that never reach the stub are
+   * not counted.
+   */
+  public synchronized void down() {
+    if (server != null) {
+      server.stop(0);
+      server = null;
+    }
+  }
+
+  /**
+   * Listens again on the same port after {@link #down}.
+   *
+   * @throws IllegalStateException when the port cannot be bound again
+   */
+  public synchronized void up() {
+    if (closed) {
+      throw new IllegalStateException("EmbeddedKms is closed");
+    }
+    if (server == null) {
+      server = listen(port);
+    }
+  }
+
+  /** Ends every fault: no throttling, delay or hang, and listening. Keys keep their states. */
+  public void clear() {
+    throttled.set(0);
+    release();
+    up();
+  }
+
+  /** Returns how many requests of {@code operation} (such as {@code Decrypt}) reached the stub. */
+  public long callCount(String operation) {
+    AtomicLong c = counts.get(operation);
+    return c == null ? 0 : c.get();
+  }
+
+  /** Sets every {@link #callCount} to zero. */
+  public void resetCounts() {
+    counts.clear();
+  }
+
+  /** Stops the stub and releases hung requests; its keys are gone. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    down();
+    release();
+    executor.shutdownNow();
+  }
+
+  private void release() {
+    synchronized (faultLock) {
+      hanging = false;
+      delay = Duration.ZERO;
+      faultLock.notifyAll();
+    }
+  }
+
+  private HttpServer listen(int onPort) {
+    try {
+      HttpServer s =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort), 64);
+      s.setExecutor(executor);
+      s.createContext("/", this::handle);
+      s.start();
+      return s;
+    } catch (IOException e) {
+      throw new IllegalStateException("EmbeddedKms: cannot listen on port " + onPort + ": " + e, e);
+    }
+  }
+
+  private void handle(HttpExchange x) throws IOException {
+    try {
+      byte[] body;
+      try (InputStream in = x.getRequestBody()) {
+        body = in.readAllBytes();
+      }
+      String target = x.getRequestHeaders().getFirst("X-Amz-Target");
+      String op =
+          target != null && target.startsWith(TARGET_PREFIX)
+              ? target.substring(TARGET_PREFIX.length())
+              : "(no X-Amz-Target)";
+      counts.computeIfAbsent(op, k -> new AtomicLong()).incrementAndGet();
+      if (!awaitFaults()) {
+        return;
+      }
+      int status = 200;
+      String answer;
+      try {
+        if (!"POST".equals(x.getRequestMethod()) || target == null) {
+          throw KmsError.validation("EmbeddedKms answers POST / with X-Amz-Target only");
+        }
+        if (throttled.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
+          throw KmsError.throttling();
+        }
+        answer =
+            operations.answer(op, KmsJson.parseObject(new String(body, StandardCharsets.UTF_8)));
+      } catch (IllegalArgumentException e) {
+        status = 400;
+        answer = new KmsError("SerializationException", 400, e.getMessage()).body();
+      } catch (KmsError e) {
+        status = e.status();
+        answer = e.body();
+      }
+      byte[] out = answer.getBytes(StandardCharsets.UTF_8);
+      x.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+      x.getResponseHeaders().set("x-amzn-RequestId", UUID.randomUUID().toString());
+      x.sendResponseHeaders(status, out.length);
+      try (OutputStream o = x.getResponseBody()) {
+        o.write(out);
+      }
+    } finally {
+      x.close();
+    }
+  }
+
+  /** Waits out slow/hang faults; false when the wait ended by interruption or shutdown. */
+  private boolean awaitFaults() {
+    synchronized (faultLock) {
+      try {
+        long start = System.nanoTime();
+        while (!closed) {
+          if (hanging) {
+            faultLock.wait(100);
+            continue;
+          }
+          long left = delay.toNanos() - (System.nanoTime() - start);
+          if (left <= 0) {
+            return true;
+          }
+          faultLock.wait(Math.max(1, left / 1_000_000));
+        }
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+  }
+}
