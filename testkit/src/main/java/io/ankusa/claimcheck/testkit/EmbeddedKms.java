@@ -1,23 +1,14 @@
 package io.ankusa.claimcheck.testkit;
 
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Objects;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A local stub of AWS KMS that speaks KMS's JSON 1.1 protocol on {@code 127.0.0.1} and a random
@@ -52,20 +43,13 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class EmbeddedKms implements AutoCloseable {
 
   private static final String REGION = "us-east-1";
-  private static final String TARGET_PREFIX = "TrentService.";
-  private static final String CONTENT_TYPE = "application/x-amz-json-1.1";
 
   private final KmsKeys keys = new KmsKeys(REGION);
-  private final KmsOperations operations = new KmsOperations(keys);
-  private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
-  private final AtomicInteger throttled = new AtomicInteger();
+  private final KmsHandler handler = new KmsHandler(new KmsOperations(keys));
   private final ExecutorService executor;
   private final int port;
-  private final Object faultLock = new Object();
-  private Duration delay = Duration.ZERO;
-  private boolean hanging;
   private HttpServer server;
-  private volatile boolean closed;
+  private boolean closed;
 
   private EmbeddedKms() {
     AtomicInteger n = new AtomicInteger();
@@ -140,18 +124,12 @@ public final class EmbeddedKms implements AutoCloseable {
 
   /** Answers the next {@code n} requests with HTTP 400 {@code ThrottlingException}. */
   public void throttle(int n) {
-    if (n < 0) {
-      throw new IllegalArgumentException("n must be >= 0: " + n);
-    }
-    throttled.set(n);
+    handler.throttle(n);
   }
 
   /** Delays every answer by {@code delay} until {@link #clear}. */
   public void slow(Duration delay) {
-    Objects.requireNonNull(delay, "delay");
-    synchronized (faultLock) {
-      this.delay = delay;
-    }
+    handler.slow(delay);
   }
 
   /**
@@ -159,9 +137,7 @@ public final class EmbeddedKms implements AutoCloseable {
    * held connections are closed).
    */
   public void hang() {
-    synchronized (faultLock) {
-      hanging = true;
-    }
+    handler.hang();
   }
 
   /**
@@ -192,20 +168,18 @@ public final class EmbeddedKms implements AutoCloseable {
 
   /** Ends every fault: no throttling, delay or hang, and listening. Keys keep their states. */
   public void clear() {
-    throttled.set(0);
-    release();
+    handler.clear();
     up();
   }
 
   /** Returns how many requests of {@code operation} (such as {@code Decrypt}) reached the stub. */
   public long callCount(String operation) {
-    AtomicLong c = counts.get(operation);
-    return c == null ? 0 : c.get();
+    return handler.count(operation);
   }
 
   /** Sets every {@link #callCount} to zero. */
   public void resetCounts() {
-    counts.clear();
+    handler.resetCounts();
   }
 
   /** Stops the stub and releases hung requests; its keys are gone. Idempotent. */
@@ -216,16 +190,8 @@ public final class EmbeddedKms implements AutoCloseable {
     }
     closed = true;
     down();
-    release();
+    handler.close();
     executor.shutdownNow();
-  }
-
-  private void release() {
-    synchronized (faultLock) {
-      hanging = false;
-      delay = Duration.ZERO;
-      faultLock.notifyAll();
-    }
   }
 
   private HttpServer listen(int onPort) {
@@ -233,80 +199,11 @@ public final class EmbeddedKms implements AutoCloseable {
       HttpServer s =
           HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), onPort), 64);
       s.setExecutor(executor);
-      s.createContext("/", this::handle);
+      s.createContext("/", handler);
       s.start();
       return s;
     } catch (IOException e) {
       throw new IllegalStateException("EmbeddedKms: cannot listen on port " + onPort + ": " + e, e);
-    }
-  }
-
-  private void handle(HttpExchange x) throws IOException {
-    try {
-      byte[] body;
-      try (InputStream in = x.getRequestBody()) {
-        body = in.readAllBytes();
-      }
-      String target = x.getRequestHeaders().getFirst("X-Amz-Target");
-      String op =
-          target != null && target.startsWith(TARGET_PREFIX)
-              ? target.substring(TARGET_PREFIX.length())
-              : "(no X-Amz-Target)";
-      counts.computeIfAbsent(op, k -> new AtomicLong()).incrementAndGet();
-      if (!awaitFaults()) {
-        return;
-      }
-      int status = 200;
-      String answer;
-      try {
-        if (!"POST".equals(x.getRequestMethod()) || target == null) {
-          throw KmsError.validation("EmbeddedKms answers POST / with X-Amz-Target only");
-        }
-        if (throttled.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
-          throw KmsError.throttling();
-        }
-        answer =
-            operations.answer(op, KmsJson.parseObject(new String(body, StandardCharsets.UTF_8)));
-      } catch (IllegalArgumentException e) {
-        status = 400;
-        answer = new KmsError("SerializationException", 400, e.getMessage()).body();
-      } catch (KmsError e) {
-        status = e.status();
-        answer = e.body();
-      }
-      byte[] out = answer.getBytes(StandardCharsets.UTF_8);
-      x.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
-      x.getResponseHeaders().set("x-amzn-RequestId", UUID.randomUUID().toString());
-      x.sendResponseHeaders(status, out.length);
-      try (OutputStream o = x.getResponseBody()) {
-        o.write(out);
-      }
-    } finally {
-      x.close();
-    }
-  }
-
-  /** Waits out slow/hang faults; false when the wait ended by interruption or shutdown. */
-  private boolean awaitFaults() {
-    synchronized (faultLock) {
-      try {
-        long start = System.nanoTime();
-        while (!closed) {
-          if (hanging) {
-            faultLock.wait(100);
-            continue;
-          }
-          long left = delay.toNanos() - (System.nanoTime() - start);
-          if (left <= 0) {
-            return true;
-          }
-          faultLock.wait(Math.max(1, left / 1_000_000));
-        }
-        return false;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
     }
   }
 }
