@@ -19,7 +19,9 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.kms.KmsAsyncClient;
 import software.amazon.awssdk.services.kms.KmsClient;
 import software.amazon.awssdk.services.kms.model.DataKeySpec;
 import software.amazon.awssdk.services.kms.model.DecryptResponse;
@@ -96,6 +98,37 @@ class EmbeddedKmsIT {
     assertThat(kms.callCount("GenerateDataKey")).isEqualTo(1);
     assertThat(kms.callCount("Decrypt")).isEqualTo(1);
     assertThat(kms.callCount("Encrypt")).isZero();
+  }
+
+  @Test
+  void theAsyncClientOnNettyRoundTripsAndSeesTypedErrors() {
+    String arn = kms.createKey();
+    try (KmsAsyncClient async =
+        KmsAsyncClient.builder()
+            .endpointOverride(kms.endpoint())
+            .region(Region.of(kms.region()))
+            .credentialsProvider(
+                StaticCredentialsProvider.create(AwsBasicCredentials.create("any", "any-secret")))
+            .httpClientBuilder(NettyNioAsyncHttpClient.builder())
+            .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
+            .build()) {
+      GenerateDataKeyResponse made =
+          async
+              .generateDataKey(
+                  b -> b.keyId(arn).keySpec(DataKeySpec.AES_256).encryptionContext(CONTEXT))
+              .join();
+      assertThat(
+              async
+                  .decrypt(b -> b.ciphertextBlob(made.ciphertextBlob()).encryptionContext(CONTEXT))
+                  .join()
+                  .plaintext())
+          .isEqualTo(made.plaintext());
+      kms.disable(arn);
+      assertThat(
+              catchThrowable(
+                  () -> async.generateDataKey(b -> b.keyId(arn).numberOfBytes(32)).join()))
+          .hasCauseInstanceOf(DisabledException.class);
+    }
   }
 
   @Test
