@@ -89,15 +89,24 @@ public final class EmbeddedKms implements AutoCloseable {
   }
 
   /**
-   * Points alias {@code alias} (such as {@code alias/tenant-a}) at {@code key}; returns {@code
-   * alias}.
+   * Points alias {@code alias} (such as {@code alias/tenant-a}) at {@code key}, re-pointing it if
+   * it exists (as {@code UpdateAlias} would); returns {@code alias}.
+   *
+   * @throws IllegalArgumentException when the name does not start with {@code alias/} or the key is
+   *     unknown
    */
   public String createAlias(String alias, String key) {
     keys.alias(alias, key);
     return alias;
   }
 
-  /** Disables {@code key} (id, ARN or alias): its uses answer {@code DisabledException}. */
+  /**
+   * Disables {@code key} (id, ARN, alias or alias ARN, as for every control here): its uses answer
+   * {@code DisabledException}.
+   *
+   * @throws IllegalArgumentException when the key is unknown (every control here)
+   * @throws IllegalStateException when the key was deleted (every state change here)
+   */
   public void disable(String key) {
     keys.setState(key, KmsKeys.State.DISABLED);
   }

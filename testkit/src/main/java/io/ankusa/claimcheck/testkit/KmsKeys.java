@@ -86,11 +86,11 @@ final class KmsKeys {
     if (!alias.startsWith("alias/") || alias.length() == "alias/".length()) {
       throw new IllegalArgumentException("an alias name starts with alias/: " + alias);
     }
-    aliases.put(alias, resolve(keyId).id);
+    aliases.put(alias, known(keyId).id);
   }
 
   synchronized void setState(String keyId, State state) {
-    Key k = resolve(keyId);
+    Key k = known(keyId);
     if (k.state == State.DELETED) {
       throw new IllegalStateException(k.arn + " is deleted for good");
     }
@@ -98,6 +98,15 @@ final class KmsKeys {
     if (state == State.DELETED) {
       Arrays.fill(k.secret, (byte) 0);
       k.secret = null;
+    }
+  }
+
+  /** {@link #resolve} for the test's controls: an unknown key is the test's mistake. */
+  private Key known(String keyId) {
+    try {
+      return resolve(keyId);
+    } catch (KmsError e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
   }
 

@@ -6,8 +6,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -129,6 +135,40 @@ class EmbeddedKmsIT {
                   () -> async.generateDataKey(b -> b.keyId(arn).numberOfBytes(32)).join()))
           .hasCauseInstanceOf(DisabledException.class);
     }
+  }
+
+  @Test
+  void concurrentCallsAllRoundTripAndAreCountedExactly() throws Exception {
+    String arn = kms.createKey();
+    int threads = 8;
+    int each = 25;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Integer>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        done.add(
+            pool.submit(
+                () -> {
+                  int ok = 0;
+                  for (int i = 0; i < each; i++) {
+                    GenerateDataKeyResponse made = dataKey(arn);
+                    if (decrypt(made.ciphertextBlob(), CONTEXT)
+                        .plaintext()
+                        .equals(made.plaintext())) {
+                      ok++;
+                    }
+                  }
+                  return ok;
+                }));
+      }
+      for (Future<Integer> f : done) {
+        assertThat(f.get(2, TimeUnit.MINUTES)).isEqualTo(each);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(kms.callCount("GenerateDataKey")).isEqualTo(threads * each);
+    assertThat(kms.callCount("Decrypt")).isEqualTo(threads * each);
   }
 
   @Test
