@@ -34,11 +34,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * #clear} ends them all. Every request that reaches the stub is counted per operation.
  *
  * <p>Error answers are {@code {"__type":"<Type>","message":"..."}} with the HTTP status that the
- * SDK's generated {@code DefaultKmsClient} (2.57.8) registers for each type: 400 for {@code
+ * SDK's generated {@code software.amazon.awssdk.services.kms.DefaultKmsClient} (kms 2.57.8, its
+ * {@code ExceptionMetadata} table, read with {@code javap}) registers for each type: 400 for {@code
  * DisabledException}, {@code KMSInvalidStateException}, {@code NotFoundException}, {@code
- * InvalidCiphertextException}, {@code IncorrectKeyException}; and 400 {@code ThrottlingException}
- * as in the KMS API reference's "Common Errors" page
- * (https://docs.aws.amazon.com/kms/latest/APIReference/CommonErrors.html).
+ * InvalidCiphertextException} and {@code IncorrectKeyException}, 500 for {@code
+ * KMSInternalException}; and 400 {@code ThrottlingException}, "You have exceeded the rate at which
+ * you may call KMS", as AWS's knowledge-center article quotes real KMS's answer
+ * (https://repost.aws/knowledge-center/kms-throttlingexception-error).
  */
 public final class EmbeddedKms implements AutoCloseable {
 

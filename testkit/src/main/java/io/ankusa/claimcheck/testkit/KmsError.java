@@ -45,7 +45,10 @@ final class KmsError extends RuntimeException {
   }
 
   static KmsError throttling() {
-    return new KmsError("ThrottlingException", 400, "Rate exceeded");
+    return new KmsError(
+        "ThrottlingException",
+        400,
+        "You have exceeded the rate at which you may call KMS. Reduce the frequency of your calls.");
   }
 
   String type() {
