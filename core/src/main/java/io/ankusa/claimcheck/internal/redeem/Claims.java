@@ -80,7 +80,7 @@ final class Claims {
       }
       return plain; // a fresh array: the caller's own copy
     }
-    return decoded(ref, plain);
+    return inflated(ref, plain);
   }
 
   /** Throws {@code CORRUPT} unless {@code stored} has the ref's length and CRC32C. */
@@ -99,8 +99,20 @@ final class Claims {
    * REFUSED} past the read limit.
    */
   byte[] decoded(ClaimRef ref, byte[] stored) {
+    if (ref.isEncrypted()) {
+      // Never the envelope as the claim: a path that reaches here must open it ({@link #decode}).
+      throw new Failure(
+          Reason.UNAVAILABLE,
+          claim(ref) + "an encrypted claim on a redeem path that does not decrypt (a bug)",
+          null);
+    }
+    return inflated(ref, stored);
+  }
+
+  /** {@code stored} (plaintext) decompressed as the ref says, or its copy when uncompressed. */
+  private byte[] inflated(ClaimRef ref, byte[] stored) {
     try {
-      return ref.codec() == Codec.NONE && !ref.isEncrypted()
+      return ref.codec() == Codec.NONE
           ? stored.clone()
           : Compressor.decompress(ref.codec(), stored, ref.rawLength(), readMaxBytes);
     } catch (CorruptPackException e) {
