@@ -48,6 +48,18 @@ public record EncryptionSettings(
     providerSettings = Map.copyOf(providerSettings);
   }
 
+  /** Never shows the providers' settings (they may hold a secret access key). */
+  @Override
+  public String toString() {
+    return "EncryptionSettings[kek="
+        + kek
+        + ", tenantKeks="
+        + tenantKeks
+        + ", required="
+        + required
+        + ", providerSettings=[hidden]]";
+  }
+
   /** The KEK id {@code tenant}'s claims are written under, or {@value #NONE}. */
   public String kekFor(String tenant) {
     return tenantKeks.getOrDefault(tenant, kek);
