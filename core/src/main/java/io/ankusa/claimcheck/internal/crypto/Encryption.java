@@ -76,6 +76,29 @@ public final class Encryption implements AutoCloseable {
    */
   public Sealer sealer(String tenant, long deadline) {
     String kekId = settings.kekFor(tenant);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return sealerOnce(tenant, kekId, deadline);
+      } catch (Failure f) {
+        // A KMS that could not answer is asked again inside the write deadline (a failed
+        // generation is forgotten by DataKeys, so the next attempt calls the KEK again).
+        long pause = retryDelayNanos * attempt;
+        boolean retriable =
+            f.getCause() instanceof KekException k && k.kind() == KekException.Kind.UNAVAILABLE;
+        if (!retriable || attempt >= MAX_ATTEMPTS || deadline - ticker.read() <= pause) {
+          throw f;
+        }
+        try {
+          TimeUnit.NANOSECONDS.sleep(pause);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw f;
+        }
+      }
+    }
+  }
+
+  private Sealer sealerOnce(String tenant, String kekId, long deadline) {
     CompletableFuture<DataKeys.Current> f;
     try {
       Kek kek = kek(kekId);

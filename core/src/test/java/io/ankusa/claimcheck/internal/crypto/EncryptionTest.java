@@ -167,7 +167,12 @@ class EncryptionTest {
     counts().fail(KekException.Kind.KEY_GONE, Integer.MAX_VALUE);
     assertThatThrownBy(() -> seal(encryption(s), 8, new byte[] {1}))
         .isInstanceOf(Failure.class)
-        .hasMessageContaining(kek);
+        .hasMessageContaining(kek)
+        .matches(e -> ((Failure) e).reason() == Reason.NOT_FOUND);
+    long before = counts().generates.get();
+    counts().fail(KekException.Kind.UNAVAILABLE, 2); // a check-in retries inside its deadline
+    assertThat(seal(encryption(s), 9, new byte[] {1}).envelope()).isNotEmpty();
+    assertThat(counts().generates.get() - before).isEqualTo(3);
     counts().fail(null, 0);
   }
 
