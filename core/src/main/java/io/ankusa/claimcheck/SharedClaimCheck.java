@@ -54,10 +54,12 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
             Tenant.of(config.tenant()),
             Codec.valueOf(
                 config.getString(ClaimCheckConfig.COMPRESSION_TYPE).toUpperCase(Locale.ROOT)),
-            config.writeMaxBytes());
+            config.writeMaxBytes(),
+            rt.encryption);
     Admission admission = new Admission(config.tenantsAllowed(), config.readMaxBytes());
     long searchNanos = config.readDeadline().toNanos();
-    this.redeemer = new Redeemer(rt.stores, rt.reader, ticker, searchNanos, admission);
+    this.redeemer =
+        new Redeemer(rt.stores, rt.reader, ticker, searchNanos, admission, rt.encryption);
     this.ranges =
         new RangedRedeemer(rt.stores, rt.reader, ticker, searchNanos, admission, redeemer);
     this.existence = new Existence(rt.stores, rt.reader, ticker, admission);

@@ -69,6 +69,7 @@ final class Rules {
             ROOT + ".internal.compress..",
             ROOT + ".internal.pack..",
             ROOT + ".internal.failure..",
+            ROOT + ".internal.crypto..",
             ROOT + ".internal.wire..")
         .layer("Collector")
         .definedBy(ROOT + ".collect..")
@@ -78,6 +79,8 @@ final class Rules {
         .definedBy(ROOT + ".config..")
         .layer("Stores")
         .definedBy(ROOT + ".store..")
+        .layer("Keks")
+        .definedBy(ROOT + ".crypto..")
         .layer("Model")
         .definedBy(ROOT + ".ref..", ROOT + ".time..")
         .whereLayer("Serde")
@@ -100,6 +103,8 @@ final class Rules {
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("Stores")
         .mayOnlyAccessLayers("Model")
+        .whereLayer("Keks")
+        .mayOnlyAccessLayers("Model")
         .whereLayer("Model")
         .mayNotAccessAnyLayer()
         .as(
@@ -117,15 +122,15 @@ final class Rules {
         .as("packages under " + ROOT + " form no cycle");
   }
 
-  /** Only the S3 store names the AWS SDK. */
+  /** Only the S3 store and the AWS KMS KEK provider name the AWS SDK. */
   static ArchRule awsSdkOnlyInStoreS3() {
     return noClasses()
         .that()
-        .resideOutsideOfPackage(ROOT + ".store.s3..")
+        .resideOutsideOfPackages(ROOT + ".store.s3..", ROOT + ".crypto.awskms..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("software.amazon.awssdk..")
-        .as("only " + ROOT + ".store.s3 depends on the AWS SDK");
+        .as("only " + ROOT + ".store.s3 and " + ROOT + ".crypto.awskms depend on the AWS SDK");
   }
 
   /** Only the Azure store names the Azure SDK (and the Reactor it is built on). */

@@ -3,10 +3,10 @@ package io.ankusa.claimcheck.architecture;
 import org.junit.jupiter.api.Test;
 
 /**
- * Where the library may name a third-party API: the AWS SDK only in the S3 store, the Azure SDK
- * only in the Azure store, Micrometer only in telemetry (over the library's modules; the examples
- * are a user's code), Kafka only through its public API (the examples too). The benchmarks and the
- * testkit are not checked.
+ * Where the library may name a third-party API: the AWS SDK only in the S3 store (and the AWS KMS
+ * KEK provider, crypto.awskms), the Azure SDK only in the Azure store, Micrometer only in telemetry
+ * (over the library's modules; the examples are a user's code), Kafka only through its public API
+ * (the examples too). The benchmarks and the testkit are not checked.
  */
 class ThirdPartyApisTest {
 

@@ -23,7 +23,8 @@ import picocli.CommandLine.Command;
       DuCommand.class,
       GcCommand.class,
       LifecycleCommand.class,
-      StoreCommand.class
+      StoreCommand.class,
+      KeysCommand.class
     },
     footer = ExitCodes.FOOTER)
 public final class ClaimCheckCli implements Runnable {

@@ -90,6 +90,7 @@ final class InspectCommand implements Callable<Integer> {
     m.put("length", r.length());
     m.put("codec", r.codec().name().toLowerCase(java.util.Locale.ROOT));
     m.put("checksum", String.format("%08x", r.checksum()));
+    m.put("encrypted", r.isEncrypted());
     int code = ExitCodes.OK;
     if (redeem) {
       code = redeem(r, m);
@@ -119,6 +120,9 @@ final class InspectCommand implements Callable<Integer> {
                     .getRange(k, r.offset(), r.length(), Duration.ofSeconds(30))
                     .get(31, TimeUnit.SECONDS);
             if (r.matches(stored)) {
+              if (r.isEncrypted()) {
+                m.put("kek_id", kekId(stored));
+              }
               m.put(
                   "answered_by",
                   Map.of("store", i, "location", stores.get(i).describe(), "key", k));
@@ -150,6 +154,25 @@ final class InspectCommand implements Callable<Integer> {
       m.put("failure_message", String.valueOf(c.getMessage()));
       return ExitCodes.UNHEALTHY;
     }
+  }
+
+  /**
+   * The KEK id in an encrypted claim's envelope header (docs/wire-format.md, section 5a: magic
+   * "AKEN", version, AEAD id, KEK id length, KEK id), or why it cannot be read.
+   */
+  static String kekId(byte[] envelope) {
+    if (envelope.length < 7
+        || envelope[0] != 'A'
+        || envelope[1] != 'K'
+        || envelope[2] != 'E'
+        || envelope[3] != 'N') {
+      return "(not an envelope: magic missing)";
+    }
+    int k = envelope[6] & 0xff;
+    if (k == 0 || envelope.length < 7 + k) {
+      return "(envelope truncated)";
+    }
+    return new String(envelope, 7, k, java.nio.charset.StandardCharsets.UTF_8);
   }
 
   private byte[] fromRecord() {

@@ -5,6 +5,7 @@ import static org.apache.kafka.common.config.ConfigDef.Importance.LOW;
 import static org.apache.kafka.common.config.ConfigDef.Importance.MEDIUM;
 import static org.apache.kafka.common.config.ConfigDef.NO_DEFAULT_VALUE;
 
+import io.ankusa.claimcheck.internal.crypto.EncryptionSettings;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ClaimStoreProvider;
@@ -68,6 +69,12 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String FILE_CREATE = "claimcheck.file.create";
   public static final String READ_MAX_BYTES = "claimcheck.read.max.bytes";
   public static final String WRITE_MAX_BYTES = "claimcheck.write.max.bytes";
+  public static final String ENCRYPTION_KEK = EncryptionKeys.KEK;
+  public static final String ENCRYPTION_REQUIRED = EncryptionKeys.REQUIRED;
+  public static final String ENCRYPTION_DEK_MAX_ENCRYPTIONS = EncryptionKeys.DEK_MAX_ENCRYPTIONS;
+  public static final String ENCRYPTION_DEK_MAX_AGE_MS = EncryptionKeys.DEK_MAX_AGE_MS;
+  public static final String ENCRYPTION_CACHE_MAX_KEYS = EncryptionKeys.CACHE_MAX_KEYS;
+  public static final String ENCRYPTION_CACHE_TTL_MS = EncryptionKeys.CACHE_TTL_MS;
 
   /**
    * The default of {@link #READ_MAX_BYTES} and {@link #WRITE_MAX_BYTES}: 256 MiB. A consumer's heap
@@ -90,154 +97,155 @@ public final class ClaimCheckConfig extends AbstractConfig {
    * validator.
    */
   public static final ConfigDef CONFIG_DEF =
-      StoreSpecs.defineGlobals(
-          new ConfigDef()
-              .define(
-                  STORES,
-                  Type.LIST,
-                  NO_DEFAULT_VALUE,
-                  HIGH,
-                  "The claim stores, in order; a store is named by its index. Each is s3://bucket[/prefix], "
-                      + "file:///path, memory:<name> or a URI of a scheme a plugged-in store provider serves"
-                      + " (see core/README.md). Adding a store keeps older packs readable; remove "
-                      + "one only after its packs have aged out.")
-              .define(
-                  COOLDOWN_MS,
-                  Type.LONG,
-                  30_000L,
-                  Range.between(0, 3_600_000),
-                  MEDIUM,
-                  "How long a store that could not answer is skipped by writes and searched last by reads.")
-              .define(
-                  PLACEMENT,
-                  Type.STRING,
-                  "ordered",
-                  CaseInsensitiveValidString.in("ordered", "hash"),
-                  MEDIUM,
-                  "ordered: new packs go to store 0; hash: spread by pack id over every store.")
-              .define(
-                  KEY_LAYOUT,
-                  Type.STRING,
-                  "flat",
-                  CaseInsensitiveValidString.in("flat", "sharded"),
-                  MEDIUM,
-                  "flat: <tenant>/<pack>; sharded: <tenant>/<2 hex>/<pack>, spreading S3 prefixes.")
-              .define(
-                  TENANT,
-                  Type.STRING,
-                  "default",
-                  tenantValidator(),
-                  HIGH,
-                  "The tenant new claims belong to: 1-40 of [a-z0-9._-].")
-              .define(
-                  READ_MAX_INFLIGHT,
-                  Type.INT,
-                  64,
-                  Range.between(1, 10_000),
-                  MEDIUM,
-                  "The ceiling (and start) of each store's adaptive limit of concurrent reads.")
-              .define(
-                  READ_QUEUE_MAX,
-                  Type.INT,
-                  1000,
-                  Range.between(0, 1_000_000),
-                  MEDIUM,
-                  "How many reads may wait per store for a free slot; past that they are shed at once.")
-              .define(
-                  READ_DEADLINE_MS,
-                  Type.LONG,
-                  30_000L,
-                  Range.between(1, 3_600_000),
-                  MEDIUM,
-                  "The longest one redeem may take (the poll budget may make it shorter).")
-              .define(
-                  MAX_CONCURRENT_READS,
-                  Type.INT,
-                  0,
-                  Range.atLeast(0),
-                  LOW,
-                  "How many redeems a process serves at once, cache hits included; 0 is unbounded.")
-              .define(
-                  CACHE_MAX_BYTES,
-                  Type.LONG,
-                  64L << 20,
-                  Range.atLeast(0),
-                  MEDIUM,
-                  "The byte bound of the redeemed-claim cache; 0 disables it.")
-              .define(
-                  PREFETCH_MAX_BYTES,
-                  Type.LONG,
-                  32L << 20,
-                  Range.atLeast(0),
-                  MEDIUM,
-                  "How many bytes of claims one prefetching consumer keeps fetched ahead of the"
-                      + " application, counted as the bytes each claim occupies once inflated: a window"
-                      + " that refills as records are deserialized. Prefetched claims stay pinned in the"
-                      + " cache until read, so the window is also capped by "
-                      + CACHE_MAX_BYTES
-                      + " (shared by every consumer of the process); 0 disables prefetching.")
-              .define(
-                  THRESHOLD_BYTES,
-                  Type.INT,
-                  262_144,
-                  Range.atLeast(1),
-                  HIGH,
-                  "Values of at least this many serialized bytes are checked in; smaller ones pass inline.")
-              .define(
-                  KEYS_ENABLED,
-                  Type.BOOLEAN,
-                  false,
-                  LOW,
-                  "Whether large keys are checked in too (with content-derived pack ids, so one key always "
-                      + "yields one ref and partitioning and compaction keep working).")
-              .define(
-                  TENANTS_ALLOWED,
-                  Type.LIST,
-                  "",
-                  MEDIUM,
-                  "The tenants whose refs a deserializer redeems; empty allows any.")
-              .define(
-                  POLL_BUDGET_RATIO,
-                  Type.DOUBLE,
-                  0.5,
-                  Range.between(0.01, 0.95),
-                  MEDIUM,
-                  "The share of max.poll.interval.ms that one poll's redeems may take together.")
-              .define(
-                  COMPRESSION_TYPE,
-                  Type.STRING,
-                  "none",
-                  CaseInsensitiveValidString.in("none", "gzip", "snappy", "lz4", "zstd"),
-                  MEDIUM,
-                  "How a claim is compressed before check-in; recorded in the pack, so readers need no setting.")
-              .define(
-                  READ_MAX_BYTES,
-                  Type.LONG,
-                  DEFAULT_MAX_BYTES,
-                  Range.between(1, MAX_ARRAY_BYTES),
-                  MEDIUM,
-                  "The most bytes one redeem may allocate: a ref whose stored or uncompressed length exceeds "
-                      + "it is refused before any store request, and a claim that inflates past it (or past "
-                      + "the uncompressed length its ref records) is corrupt, so a hostile ref or a "
-                      + "decompression bomb cannot exhaust the heap. The default, 256 MiB, leaves room for a "
-                      + "poll's claims in a consumer's heap; payloads larger than that belong in a different "
-                      + "design (fetch the object from the store directly) rather than in a record.")
-              .define(
-                  WRITE_MAX_BYTES,
-                  Type.LONG,
-                  DEFAULT_MAX_BYTES,
-                  Range.between(1, MAX_ARRAY_BYTES),
-                  MEDIUM,
-                  "The largest value one check-in accepts, before compression: a larger one fails before "
-                      + "any store request. A value whose compressed form would be larger than this (random "
-                      + "bytes grow a little) is stored uncompressed, so both lengths its ref records stay "
-                      + "within it: the quantity readers check against "
-                      + READ_MAX_BYTES
-                      + ". Keep it at "
-                      + "or below the consumers' "
-                      + READ_MAX_BYTES
-                      + ", or they will refuse what was "
-                      + "written (same default, 256 MiB)."));
+      EncryptionKeys.define(
+          StoreSpecs.defineGlobals(
+              new ConfigDef()
+                  .define(
+                      STORES,
+                      Type.LIST,
+                      NO_DEFAULT_VALUE,
+                      HIGH,
+                      "The claim stores, in order; a store is named by its index. Each is s3://bucket[/prefix], "
+                          + "file:///path, memory:<name> or a URI of a scheme a plugged-in store provider serves"
+                          + " (see core/README.md). Adding a store keeps older packs readable; remove "
+                          + "one only after its packs have aged out.")
+                  .define(
+                      COOLDOWN_MS,
+                      Type.LONG,
+                      30_000L,
+                      Range.between(0, 3_600_000),
+                      MEDIUM,
+                      "How long a store that could not answer is skipped by writes and searched last by reads.")
+                  .define(
+                      PLACEMENT,
+                      Type.STRING,
+                      "ordered",
+                      CaseInsensitiveValidString.in("ordered", "hash"),
+                      MEDIUM,
+                      "ordered: new packs go to store 0; hash: spread by pack id over every store.")
+                  .define(
+                      KEY_LAYOUT,
+                      Type.STRING,
+                      "flat",
+                      CaseInsensitiveValidString.in("flat", "sharded"),
+                      MEDIUM,
+                      "flat: <tenant>/<pack>; sharded: <tenant>/<2 hex>/<pack>, spreading S3 prefixes.")
+                  .define(
+                      TENANT,
+                      Type.STRING,
+                      "default",
+                      tenantValidator(),
+                      HIGH,
+                      "The tenant new claims belong to: 1-40 of [a-z0-9._-].")
+                  .define(
+                      READ_MAX_INFLIGHT,
+                      Type.INT,
+                      64,
+                      Range.between(1, 10_000),
+                      MEDIUM,
+                      "The ceiling (and start) of each store's adaptive limit of concurrent reads.")
+                  .define(
+                      READ_QUEUE_MAX,
+                      Type.INT,
+                      1000,
+                      Range.between(0, 1_000_000),
+                      MEDIUM,
+                      "How many reads may wait per store for a free slot; past that they are shed at once.")
+                  .define(
+                      READ_DEADLINE_MS,
+                      Type.LONG,
+                      30_000L,
+                      Range.between(1, 3_600_000),
+                      MEDIUM,
+                      "The longest one redeem may take (the poll budget may make it shorter).")
+                  .define(
+                      MAX_CONCURRENT_READS,
+                      Type.INT,
+                      0,
+                      Range.atLeast(0),
+                      LOW,
+                      "How many redeems a process serves at once, cache hits included; 0 is unbounded.")
+                  .define(
+                      CACHE_MAX_BYTES,
+                      Type.LONG,
+                      64L << 20,
+                      Range.atLeast(0),
+                      MEDIUM,
+                      "The byte bound of the redeemed-claim cache; 0 disables it.")
+                  .define(
+                      PREFETCH_MAX_BYTES,
+                      Type.LONG,
+                      32L << 20,
+                      Range.atLeast(0),
+                      MEDIUM,
+                      "How many bytes of claims one prefetching consumer keeps fetched ahead of the"
+                          + " application, counted as the bytes each claim occupies once inflated: a window"
+                          + " that refills as records are deserialized. Prefetched claims stay pinned in the"
+                          + " cache until read, so the window is also capped by "
+                          + CACHE_MAX_BYTES
+                          + " (shared by every consumer of the process); 0 disables prefetching.")
+                  .define(
+                      THRESHOLD_BYTES,
+                      Type.INT,
+                      262_144,
+                      Range.atLeast(1),
+                      HIGH,
+                      "Values of at least this many serialized bytes are checked in; smaller ones pass inline.")
+                  .define(
+                      KEYS_ENABLED,
+                      Type.BOOLEAN,
+                      false,
+                      LOW,
+                      "Whether large keys are checked in too (with content-derived pack ids, so one key always "
+                          + "yields one ref and partitioning and compaction keep working).")
+                  .define(
+                      TENANTS_ALLOWED,
+                      Type.LIST,
+                      "",
+                      MEDIUM,
+                      "The tenants whose refs a deserializer redeems; empty allows any.")
+                  .define(
+                      POLL_BUDGET_RATIO,
+                      Type.DOUBLE,
+                      0.5,
+                      Range.between(0.01, 0.95),
+                      MEDIUM,
+                      "The share of max.poll.interval.ms that one poll's redeems may take together.")
+                  .define(
+                      COMPRESSION_TYPE,
+                      Type.STRING,
+                      "none",
+                      CaseInsensitiveValidString.in("none", "gzip", "snappy", "lz4", "zstd"),
+                      MEDIUM,
+                      "How a claim is compressed before check-in; recorded in the pack, so readers need no setting.")
+                  .define(
+                      READ_MAX_BYTES,
+                      Type.LONG,
+                      DEFAULT_MAX_BYTES,
+                      Range.between(1, MAX_ARRAY_BYTES),
+                      MEDIUM,
+                      "The most bytes one redeem may allocate: a ref whose stored or uncompressed length exceeds "
+                          + "it is refused before any store request, and a claim that inflates past it (or past "
+                          + "the uncompressed length its ref records) is corrupt, so a hostile ref or a "
+                          + "decompression bomb cannot exhaust the heap. The default, 256 MiB, leaves room for a "
+                          + "poll's claims in a consumer's heap; payloads larger than that belong in a different "
+                          + "design (fetch the object from the store directly) rather than in a record.")
+                  .define(
+                      WRITE_MAX_BYTES,
+                      Type.LONG,
+                      DEFAULT_MAX_BYTES,
+                      Range.between(1, MAX_ARRAY_BYTES),
+                      MEDIUM,
+                      "The largest value one check-in accepts, before compression: a larger one fails before "
+                          + "any store request. A value whose compressed form would be larger than this (random "
+                          + "bytes grow a little) is stored uncompressed, so both lengths its ref records stay "
+                          + "within it: the quantity readers check against "
+                          + READ_MAX_BYTES
+                          + ". Keep it at "
+                          + "or below the consumers' "
+                          + READ_MAX_BYTES
+                          + ", or they will refuse what was "
+                          + "written (same default, 256 MiB).")));
 
   /**
    * The {@code claimcheck.} keys that the Kafka surfaces read on top of {@link #CONFIG_DEF} (the
@@ -268,6 +276,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
   private static final String CONVERTER_SETTINGS_PREFIX = "claimcheck.converter.";
 
   private final List<StoreSpec> stores;
+  private final EncryptionSettings encryption;
 
   /**
    * Validates {@code originals} (any map: keys outside {@code claimcheck.} are ignored; a {@code
@@ -278,6 +287,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
     Map<String, Object> own = claimcheckOnly(originals);
     try {
       this.stores = StoreSpecs.resolve(this, own);
+      this.encryption = EncryptionKeys.settings(this, own);
     } catch (ConfigException e) {
       throw Secrets.scrubbed(e, own, ClaimCheckConfig::isKnownKey);
     }
@@ -302,6 +312,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static boolean isCoreKey(String key) {
     return CONFIG_DEF.names().contains(key)
         || StoreSpecs.isPerStoreKey(key)
+        || EncryptionKeys.isTenantKey(key)
         || key.equals(METER_REGISTRY);
   }
 
@@ -370,6 +381,22 @@ public final class ClaimCheckConfig extends AbstractConfig {
             name, value, "a tenant is 1-40 of [a-z0-9._-], not starting with '.' or '-'");
       }
     };
+  }
+
+  /**
+   * The per-tenant KEK ids ({@code claimcheck.encryption.tenant.<tenant>.kek}), by tenant; each was
+   * validated as {@value #ENCRYPTION_KEK} is.
+   */
+  public Map<String, String> encryptionTenantKeks() {
+    return encryption.tenantKeks();
+  }
+
+  /**
+   * The KEK providers' settings by scheme ({@code claimcheck.encryption.<scheme>.*} without that
+   * prefix, such as {@code aws-kms} → {@code region}); may hold secrets: never log it.
+   */
+  public Map<String, Map<String, String>> encryptionProviderSettings() {
+    return encryption.providerSettings();
   }
 
   /** The configured stores, in index order. */

@@ -3,6 +3,8 @@ package io.ankusa.claimcheck.internal;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import io.ankusa.claimcheck.internal.breaker.BreakerListener;
+import io.ankusa.claimcheck.internal.crypto.Encryption;
+import io.ankusa.claimcheck.internal.crypto.EncryptionSettings;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.placement.KeyLayout;
 import io.ankusa.claimcheck.internal.placement.Placement;
@@ -52,7 +54,8 @@ public final class Runtimes {
       int maxConcurrentReads,
       long cacheMaxBytes,
       Object meterRegistry,
-      Ticker ticker) {}
+      Ticker ticker,
+      EncryptionSettings encryption) {}
 
   /** One shared store set, its reader and its telemetry. */
   public static final class Runtime {
@@ -60,13 +63,20 @@ public final class Runtimes {
     public final ClaimStores stores;
     public final ClaimReader reader;
     public final ClaimCheckTelemetry telemetry;
+    public final Encryption encryption;
     int handles;
 
-    Runtime(Key key, ClaimStores stores, ClaimReader reader, ClaimCheckTelemetry telemetry) {
+    Runtime(
+        Key key,
+        ClaimStores stores,
+        ClaimReader reader,
+        ClaimCheckTelemetry telemetry,
+        Encryption encryption) {
       this.key = key;
       this.stores = stores;
       this.reader = reader;
       this.telemetry = telemetry;
+      this.encryption = encryption;
     }
   }
 
@@ -76,7 +86,18 @@ public final class Runtimes {
    */
   public static synchronized Runtime ofParts(
       ClaimStores stores, ClaimReader reader, ClaimCheckTelemetry telemetry) {
-    Runtime rt = new Runtime(null, stores, reader, telemetry);
+    return ofParts(stores, reader, telemetry, Encryption.off());
+  }
+
+  /**
+   * As {@link #ofParts(ClaimStores, ClaimReader, ClaimCheckTelemetry)}, with {@code encryption}.
+   */
+  public static synchronized Runtime ofParts(
+      ClaimStores stores,
+      ClaimReader reader,
+      ClaimCheckTelemetry telemetry,
+      Encryption encryption) {
+    Runtime rt = new Runtime(null, stores, reader, telemetry, encryption);
     rt.handles = 1;
     return rt;
   }
@@ -92,7 +113,21 @@ public final class Runtimes {
         c.getInt(ClaimCheckConfig.MAX_CONCURRENT_READS),
         c.getLong(ClaimCheckConfig.CACHE_MAX_BYTES),
         meterRegistry,
-        ticker);
+        ticker,
+        encryption(c));
+  }
+
+  /** The encryption settings of {@code c} (validated when {@code c} was built). */
+  public static EncryptionSettings encryption(ClaimCheckConfig c) {
+    return new EncryptionSettings(
+        c.getString(ClaimCheckConfig.ENCRYPTION_KEK).trim(),
+        c.encryptionTenantKeks(),
+        c.getBoolean(ClaimCheckConfig.ENCRYPTION_REQUIRED),
+        c.getLong(ClaimCheckConfig.ENCRYPTION_DEK_MAX_ENCRYPTIONS),
+        Duration.ofMillis(c.getLong(ClaimCheckConfig.ENCRYPTION_DEK_MAX_AGE_MS)).toNanos(),
+        c.getInt(ClaimCheckConfig.ENCRYPTION_CACHE_MAX_KEYS),
+        Duration.ofMillis(c.getLong(ClaimCheckConfig.ENCRYPTION_CACHE_TTL_MS)).toNanos(),
+        c.encryptionProviderSettings());
   }
 
   public static synchronized Runtime acquire(Key key) {
@@ -110,6 +145,7 @@ public final class Runtimes {
       SHARED.remove(rt.key);
       rt.reader.close();
       rt.stores.close();
+      rt.encryption.close();
     }
   }
 
@@ -151,6 +187,7 @@ public final class Runtimes {
                 .ticker(key.ticker())
                 .telemetry(telemetry)
                 .build());
-    return new Runtime(key, stores, reader, telemetry);
+    return new Runtime(
+        key, stores, reader, telemetry, new Encryption(key.encryption(), key.ticker()));
   }
 }

@@ -15,6 +15,12 @@ import java.util.zip.CRC32C;
  * ({@link #of(Tenant, ClaimId, long, int, int, Codec, int)}): an uncompressed claim's raw length is
  * its stored length, and its ref stays readable by readers that know version 1 only.
  *
+ * <p>Version 3 ({@link #ENCRYPTED_VERSION}) has version 2's body and says the stored bytes are an
+ * encrypted envelope (issue 19): its {@code length} and {@code checksum} are of the envelope, its
+ * {@code rawLength} the claim's decrypted, uncompressed length, at any codec. A reader that knows
+ * versions 1-2 only answers "upgrade the reader" for it, never the ciphertext as the value; a
+ * ranged redeem of it reads and decrypts the whole claim.
+ *
  * @param version the ref format version this ref is written in, 1..{@link #CURRENT_VERSION}
  * @param tenant the claim's owner
  * @param claimId the pack and index of the claim
@@ -39,14 +45,17 @@ public record ClaimRef(
   /** The newest ref format version this library reads and writes. */
   public static final int CURRENT_VERSION = 2;
 
+  /** The version of a ref to an encrypted claim: version 2's body, the envelope's bytes stored. */
+  public static final int ENCRYPTED_VERSION = 3;
+
   /** The {@link #rawLength()} of a compressed version-1 ref, which does not record it. */
   public static final int UNKNOWN_RAW_LENGTH = -1;
 
   /** Validates the fields; throws {@link IllegalArgumentException} naming the bad one. */
   public ClaimRef {
-    if (version < 1 || version > CURRENT_VERSION) {
+    if (version < 1 || version > ENCRYPTED_VERSION) {
       throw new IllegalArgumentException(
-          "ref version " + version + " is outside 1.." + CURRENT_VERSION);
+          "ref version " + version + " is outside 1.." + ENCRYPTED_VERSION);
     }
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(claimId, "claimId");
@@ -61,7 +70,7 @@ public record ClaimRef(
       throw new IllegalArgumentException(
           "ref offset " + offset + " + length " + length + " overflows");
     }
-    if (codec == Codec.NONE && rawLength != length) {
+    if (codec == Codec.NONE && version != ENCRYPTED_VERSION && rawLength != length) {
       throw new IllegalArgumentException(
           "raw length "
               + rawLength
@@ -117,6 +126,28 @@ public record ClaimRef(
     return new ClaimRef(version, tenant, claimId, offset, length, checksum, codec, rawLength);
   }
 
+  /**
+   * Returns the ref of an encrypted claim (version {@value #ENCRYPTED_VERSION}): {@code length} and
+   * {@code checksum} describe the stored envelope, {@code rawLength} the decrypted claim after
+   * {@code codec} inflates it.
+   */
+  public static ClaimRef ofEncrypted(
+      Tenant tenant,
+      ClaimId claimId,
+      long offset,
+      int length,
+      int checksum,
+      Codec codec,
+      int rawLength) {
+    return new ClaimRef(
+        ENCRYPTED_VERSION, tenant, claimId, offset, length, checksum, codec, rawLength);
+  }
+
+  /** Whether the claim's stored bytes are an encrypted envelope (a version-3 ref). */
+  public boolean isEncrypted() {
+    return version == ENCRYPTED_VERSION;
+  }
+
   /** Returns a version-1 ref (whose raw length is unknown when {@code codec} compresses). */
   public static ClaimRef of(
       Tenant tenant, ClaimId claimId, long offset, int length, int checksum, Codec codec) {
@@ -147,7 +178,7 @@ public record ClaimRef(
   }
 
   private static int v1RawLength(int version, Codec codec, int length) {
-    if (version >= 2 && version <= CURRENT_VERSION) {
+    if (version >= 2 && version <= ENCRYPTED_VERSION) {
       throw new IllegalArgumentException(
           "a version-" + version + " ref records its raw length: pass it");
     }

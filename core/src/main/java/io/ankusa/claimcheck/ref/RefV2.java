@@ -29,11 +29,20 @@ final class RefV2 {
 
   /** Reads the body at {@code bytes[start, start + length)}, whose CRC was already checked. */
   static ClaimRef read(byte[] bytes, int start, int length) {
-    RefV1.Common c = RefV1.readCommon(bytes, start, length, EXTRA, "version-2");
+    return read(bytes, start, length, 2);
+  }
+
+  /**
+   * Reads a body of version 2's layout as a ref of {@code version}: 2, or {@link
+   * ClaimRef#ENCRYPTED_VERSION} (the same body, for an encrypted claim).
+   */
+  static ClaimRef read(byte[] bytes, int start, int length, int version) {
+    String what = "version-" + version;
+    RefV1.Common c = RefV1.readCommon(bytes, start, length, EXTRA, what);
     int rawLength = ByteBuffer.wrap(bytes).getInt(start + length - EXTRA);
     try {
       return new ClaimRef(
-          2,
+          version,
           Tenant.of(c.tenant()),
           new ClaimId(new PackId(c.pack()), c.index()),
           c.offset(),
@@ -42,7 +51,7 @@ final class RefV2 {
           c.codec(),
           rawLength);
     } catch (IllegalArgumentException e) {
-      throw RefV1.bad("version-2", e.getMessage());
+      throw RefV1.bad(what, e.getMessage());
     }
   }
 }

@@ -90,7 +90,24 @@ class WireVectorsTest {
               0xffffffff,
               Codec.NONE),
           // Version 2 of an uncompressed claim: never written, but every reader accepts it.
-          new ClaimRef(2, Tenant.of("acme"), claim("0000000000000000", 0), 0, 1, 0, Codec.NONE, 1));
+          new ClaimRef(2, Tenant.of("acme"), claim("0000000000000000", 0), 0, 1, 0, Codec.NONE, 1),
+          // Version 3: an encrypted claim (the envelope stored), uncompressed and compressed.
+          ClaimRef.ofEncrypted(
+              Tenant.of("acme"),
+              claim("2222222222222222", 0),
+              38,
+              1_137,
+              0x0badcafe,
+              Codec.NONE,
+              1_000),
+          ClaimRef.ofEncrypted(
+              Tenant.of("acme"),
+              claim("3333333333333333", 1),
+              55,
+              400,
+              0x600dd00d,
+              Codec.ZSTD,
+              9_000));
 
   @Test
   void everyRefVectorDecodesToTheRefItWasWrittenFrom() {
@@ -163,7 +180,7 @@ class WireVectorsTest {
         new NonRef("trailing_bytes: a payload that starts with a ref", concat(good, new byte[100])),
         new NonRef("bad_crc: the CRC32 damaged", badCrc),
         new NonRef("bad_crc: a body byte damaged", badBody),
-        new NonRef("unknown_version: an intact frame of version 3", frame(3, v1)),
+        new NonRef("unknown_version: an intact frame of version 4", frame(4, v1)),
         new NonRef("unknown_version: an intact frame of version 0", frame(0, v1)),
         new NonRef(
             "unknown_codec: an intact ref naming codec id 5",

@@ -60,8 +60,14 @@ class ClaimIdAndCodecTest {
         .isThrownBy(() -> new ClaimRef(0, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("version 0");
     assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ClaimRef(4, t, id, 0, 1, 0, Codec.NONE))
+        .withMessageContaining("version 4");
+    assertThatIllegalArgumentException()
         .isThrownBy(() -> new ClaimRef(3, t, id, 0, 1, 0, Codec.NONE))
-        .withMessageContaining("version 3");
+        .withMessageContaining("records its raw length");
+    // Version 3 (encrypted): the stored envelope is longer than the claim, at any codec.
+    assertThat(ClaimRef.ofEncrypted(t, id, 0, 100, 0, Codec.NONE, 40).isEncrypted()).isTrue();
+    assertThat(ClaimRef.of(t, id, 0, 100, 0, Codec.NONE).isEncrypted()).isFalse();
     assertThatIllegalArgumentException()
         .isThrownBy(() -> new ClaimRef(2, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("records its raw length");

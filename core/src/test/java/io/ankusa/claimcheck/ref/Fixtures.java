@@ -40,6 +40,12 @@ public final class Fixtures {
     Codec codec = Codec.values()[random.nextInt(Codec.values().length)];
     Tenant tenant = tenant(random);
     ClaimId id = new ClaimId(new PackId(random.nextLong()), index);
+    if (random.nextInt(4) == 0) {
+      // An encrypted claim (version 3): any codec, a raw length apart from the envelope's length.
+      int rawLength =
+          random.nextInt(3) == 0 ? Integer.MAX_VALUE : random.nextInt(Integer.MAX_VALUE);
+      return ClaimRef.ofEncrypted(tenant, id, offset, length, random.nextInt(), codec, rawLength);
+    }
     if (random.nextBoolean()) {
       // What a writer writes today: version 2 with the raw length when compressed, else version 1.
       int rawLength =

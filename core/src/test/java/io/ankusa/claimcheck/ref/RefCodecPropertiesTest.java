@@ -45,7 +45,8 @@ class RefCodecPropertiesTest {
     Object outcome = check(frame);
     if (outcome instanceof MalformedRefException e) {
       assertThat(e.reason()).isNotIn(FRAME_REASONS);
-      assertThat(e.reason() == Reason.UNKNOWN_VERSION).isEqualTo(version < 1 || version > 2);
+      assertThat(e.reason() == Reason.UNKNOWN_VERSION)
+          .isEqualTo(version < 1 || version > ClaimRef.ENCRYPTED_VERSION);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.internal.redeem;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.crypto.Envelope;
 import io.ankusa.claimcheck.internal.failure.ByteLimits;
 import io.ankusa.claimcheck.internal.failure.Failure;
 import io.ankusa.claimcheck.internal.failure.Failure.Reason;
@@ -42,7 +43,11 @@ public final class Admission {
    * stored or raw length passes {@code claimcheck.read.max.bytes}.
    */
   Failure refusal(ClaimRef ref) {
-    return refusal(ref, ByteLimits.limitedSize(ref.length(), ref.rawLength()));
+    // An encrypted claim's envelope adds a bounded header, nonce and tag to what the writer
+    // judged against its limit: judged without them, what was written is never refused here.
+    int stored =
+        ref.isEncrypted() ? Math.max(1, ref.length() - Envelope.MAX_OVERHEAD) : ref.length();
+    return refusal(ref, ByteLimits.limitedSize(stored, ref.rawLength()));
   }
 
   /**

@@ -2,6 +2,7 @@ package io.ankusa.claimcheck.internal.redeem;
 
 import io.ankusa.claimcheck.internal.compress.Compressor;
 import io.ankusa.claimcheck.internal.compress.PastReadLimitException;
+import io.ankusa.claimcheck.internal.crypto.Encryption;
 import io.ankusa.claimcheck.internal.failure.Failure;
 import io.ankusa.claimcheck.internal.failure.Failure.Reason;
 import io.ankusa.claimcheck.internal.pack.CorruptPackException;
@@ -9,6 +10,7 @@ import io.ankusa.claimcheck.internal.pack.Packs;
 import io.ankusa.claimcheck.internal.wire.Checksums;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.ToIntFunction;
 
 /**
@@ -22,6 +24,7 @@ final class Claims {
 
   private final int readMaxBytes;
   private final ToIntFunction<byte[]> crc32c;
+  private final Encryption encryption;
 
   Claims(int readMaxBytes) {
     this(readMaxBytes, Checksums::crc32c);
@@ -29,8 +32,55 @@ final class Claims {
 
   /** Claims whose checksums {@code crc32c} computes (tests count them). */
   Claims(int readMaxBytes, ToIntFunction<byte[]> crc32c) {
+    this(readMaxBytes, crc32c, Encryption.off());
+  }
+
+  /** Claims whose encrypted envelopes {@code encryption} opens. */
+  Claims(int readMaxBytes, ToIntFunction<byte[]> crc32c, Encryption encryption) {
     this.readMaxBytes = readMaxBytes;
     this.crc32c = crc32c;
+    this.encryption = encryption;
+  }
+
+  /** The refusal of {@code ref} by the encryption policy before any store request, or null. */
+  Failure refusal(ClaimRef ref) {
+    return encryption.refusal(ref);
+  }
+
+  /**
+   * The caller's copy of the claim from its {@link #check checked} stored bytes by {@code
+   * deadline}: an encrypted envelope opened first ({@code CORRUPT} when it does not decrypt; see
+   * {@link Encryption#open}), then {@link #decoded}. Never throws: the future fails.
+   */
+  CompletableFuture<byte[]> decode(ClaimRef ref, byte[] stored, long deadline) {
+    if (!ref.isEncrypted()) {
+      try {
+        return CompletableFuture.completedFuture(decoded(ref, stored));
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+    CompletableFuture<byte[]> plain;
+    try {
+      plain = encryption.open(ref, stored, deadline);
+    } catch (RuntimeException e) {
+      plain = CompletableFuture.failedFuture(e);
+    }
+    return plain.thenApply(p -> decrypted(ref, p));
+  }
+
+  /** The claim from an encrypted claim's decrypted (still compressed) bytes. */
+  private byte[] decrypted(ClaimRef ref, byte[] plain) {
+    if (ref.codec() == Codec.NONE) {
+      if (plain.length != ref.rawLength()) {
+        throw new Failure(
+            Reason.CORRUPT,
+            claim(ref) + plain.length + " bytes decrypted, " + ref.rawLength() + " expected",
+            null);
+      }
+      return plain; // a fresh array: the caller's own copy
+    }
+    return inflated(ref, plain);
   }
 
   /** Throws {@code CORRUPT} unless {@code stored} has the ref's length and CRC32C. */
@@ -49,6 +99,18 @@ final class Claims {
    * REFUSED} past the read limit.
    */
   byte[] decoded(ClaimRef ref, byte[] stored) {
+    if (ref.isEncrypted()) {
+      // Never the envelope as the claim: a path that reaches here must open it ({@link #decode}).
+      throw new Failure(
+          Reason.UNAVAILABLE,
+          claim(ref) + "an encrypted claim on a redeem path that does not decrypt (a bug)",
+          null);
+    }
+    return inflated(ref, stored);
+  }
+
+  /** {@code stored} (plaintext) decompressed as the ref says, or its copy when uncompressed. */
+  private byte[] inflated(ClaimRef ref, byte[] stored) {
     try {
       return ref.codec() == Codec.NONE
           ? stored.clone()

@@ -23,8 +23,9 @@ import java.util.function.Function;
  * apply, keyed by the range read), and is <em>not verified</em>: the checksum covers the whole
  * claim, so a part of it cannot be checked (as an S3 ranged GET). The read limit is judged against
  * the range. A range that is the whole claim, and any range of a compressed claim, is the {@link
- * Redeemer}'s verified redeem of the whole claim, cut. {@code NOT_FOUND} only when a second look
- * straight at the stores agrees; an answer of the wrong length is {@code UNAVAILABLE}.
+ * Redeemer}'s verified redeem of the whole claim, cut; so is any range of an encrypted claim (its
+ * AEAD tag covers the whole claim). {@code NOT_FOUND} only when a second look straight at the
+ * stores agrees; an answer of the wrong length is {@code UNAVAILABLE}.
  */
 public final class RangedRedeemer {
 
@@ -59,7 +60,10 @@ public final class RangedRedeemer {
    */
   public CompletableFuture<byte[]> redeemRange(
       ClaimRef ref, long offset, long length, long deadlineNanos) {
-    long size = ref.codec() == Codec.NONE || !ref.knowsRawLength() ? ref.length() : ref.rawLength();
+    long size =
+        ref.isEncrypted() || (ref.codec() != Codec.NONE && ref.knowsRawLength())
+            ? ref.rawLength()
+            : ref.length();
     boolean known = ref.codec() == Codec.NONE || ref.knowsRawLength();
     if (offset < 0
         || length <= 0
@@ -68,7 +72,9 @@ public final class RangedRedeemer {
       throw new IllegalArgumentException(
           "range " + offset + "+" + length + " lies outside the claim of " + size + " bytes");
     }
-    if (ref.codec() != Codec.NONE || (offset == 0 && length == ref.length())) {
+    // An encrypted claim's range cannot be decrypted alone (the tag covers the whole claim): it is
+    // the whole claim redeemed, verified and decrypted, then cut.
+    if (ref.codec() != Codec.NONE || ref.isEncrypted() || (offset == 0 && length == ref.length())) {
       return whole.redeem(ref, deadlineNanos).thenApply(b -> cut(ref, b, offset, length));
     }
     Failure refused = admission.refusal(ref, length);

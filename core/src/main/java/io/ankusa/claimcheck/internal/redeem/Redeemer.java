@@ -1,11 +1,13 @@
 package io.ankusa.claimcheck.internal.redeem;
 
+import io.ankusa.claimcheck.internal.crypto.Encryption;
 import io.ankusa.claimcheck.internal.failure.Failure;
 import io.ankusa.claimcheck.internal.failure.Failure.Reason;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.internal.reader.FetchKey;
 import io.ankusa.claimcheck.internal.reader.ReadException;
+import io.ankusa.claimcheck.internal.wire.Checksums;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.time.Ticker;
@@ -50,6 +52,26 @@ public final class Redeemer {
     this(stores, reader, ticker, searchNanos, admission, new Claims(admission.readMaxBytes()));
   }
 
+  /**
+   * As {@link #Redeemer(ClaimStores, ClaimReader, Ticker, long, Admission)}, encrypted claims
+   * opened by {@code encryption}.
+   */
+  public Redeemer(
+      ClaimStores stores,
+      ClaimReader reader,
+      Ticker ticker,
+      long searchNanos,
+      Admission admission,
+      Encryption encryption) {
+    this(
+        stores,
+        reader,
+        ticker,
+        searchNanos,
+        admission,
+        new Claims(admission.readMaxBytes(), Checksums::crc32c, encryption));
+  }
+
   Redeemer(
       ClaimStores stores,
       ClaimReader reader,
@@ -76,7 +98,7 @@ public final class Redeemer {
    * fails with a {@link Failure} or an Error.
    */
   public CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos) {
-    Failure refused = admission.refusal(ref);
+    Failure refused = refusal(ref);
     if (refused != null) {
       return CompletableFuture.failedFuture(refused);
     }
@@ -96,11 +118,16 @@ public final class Redeemer {
    * reader's fetch did; the redeem that reads the claim judges the failure itself.
    */
   public CompletableFuture<Void> warm(ClaimRef ref, long deadlineNanos) {
-    Failure refused = admission.refusal(ref);
+    Failure refused = refusal(ref);
     if (refused != null) {
       return CompletableFuture.failedFuture(refused);
     }
     return fetch(ref, deadlineNanos).thenApply(bytes -> null);
+  }
+
+  private Failure refusal(ClaimRef ref) {
+    Failure refused = admission.refusal(ref);
+    return refused != null ? refused : claims.refusal(ref);
   }
 
   /** The key the reader fetches, caches and pins {@code ref}'s claim under: its stored range. */
@@ -139,7 +166,22 @@ public final class Redeemer {
       // same range, or a reader that cached before verifying): ask the stores themselves.
       return secondLook.after(ref, Reason.CORRUPT, corrupt.getMessage(), deadline);
     }
-    return CompletableFuture.completedFuture(claims.decoded(ref, bytes));
+    return claims
+        .decode(ref, bytes, deadline)
+        .handle(
+            (claim, error) -> {
+              if (error == null) {
+                return CompletableFuture.completedFuture(claim);
+              }
+              Throwable e = StoreException.unwrap(error);
+              if (e instanceof Failure f && f.reason() == Reason.CORRUPT) {
+                // An envelope that does not decrypt: as bytes that fail their check, final only
+                // when a second look straight at the stores reads the same.
+                return secondLook.after(ref, Reason.CORRUPT, f.getMessage(), deadline);
+              }
+              return CompletableFuture.<byte[]>failedFuture(e);
+            })
+        .thenCompose(Function.identity());
   }
 
   private CompletableFuture<byte[]> failed(ClaimRef ref, Throwable error, long deadline) {

@@ -55,47 +55,77 @@ final class SecondLook {
     } catch (RuntimeException e) {
       again = CompletableFuture.failedFuture(e);
     }
-    return again.handle(
-        (bytes, error) -> {
-          if (error != null) {
-            Throwable e = StoreException.unwrap(error);
-            if (e instanceof Error err) {
-              throw err;
-            }
-            StoreException s = StoreException.of(e);
-            if (first == Reason.NOT_FOUND && s.kind() == StoreException.Kind.NOT_FOUND) {
-              throw new Failure(
-                  Reason.NOT_FOUND, Claims.claim(ref) + s.getMessage() + " (asked twice)", s);
-            }
-            throw new Failure(
-                Reason.UNAVAILABLE,
-                Claims.claim(ref)
-                    + "the first look answered "
-                    + firstMessage
-                    + "; the second look: "
-                    + s.getMessage(),
-                s);
-          }
-          try {
-            claims.check(ref, bytes);
-          } catch (Failure mismatch) {
-            if (first == Reason.CORRUPT) {
-              throw new Failure(
-                  Reason.CORRUPT,
-                  Claims.claim(ref)
-                      + mismatch.getCause().getMessage()
-                      + " (read twice, the second time past the cache)",
-                  mismatch.getCause());
-            }
-            throw new Failure(
-                Reason.UNAVAILABLE,
-                Claims.claim(ref)
-                    + "the stores answered "
-                    + firstMessage
-                    + ", then bytes that do not match: answers disagree",
-                mismatch);
-          }
-          return claims.decoded(ref, bytes);
-        });
+    return again
+        .handle(
+            (bytes, error) -> {
+              if (error != null) {
+                Throwable e = StoreException.unwrap(error);
+                if (e instanceof Error err) {
+                  throw err;
+                }
+                StoreException s = StoreException.of(e);
+                if (first == Reason.NOT_FOUND && s.kind() == StoreException.Kind.NOT_FOUND) {
+                  throw new Failure(
+                      Reason.NOT_FOUND, Claims.claim(ref) + s.getMessage() + " (asked twice)", s);
+                }
+                throw new Failure(
+                    Reason.UNAVAILABLE,
+                    Claims.claim(ref)
+                        + "the first look answered "
+                        + firstMessage
+                        + "; the second look: "
+                        + s.getMessage(),
+                    s);
+              }
+              try {
+                claims.check(ref, bytes);
+              } catch (Failure mismatch) {
+                if (first == Reason.CORRUPT) {
+                  throw new Failure(
+                      Reason.CORRUPT,
+                      Claims.claim(ref)
+                          + mismatch.getCause().getMessage()
+                          + " (read twice, the second time past the cache)",
+                      mismatch.getCause());
+                }
+                throw new Failure(
+                    Reason.UNAVAILABLE,
+                    Claims.claim(ref)
+                        + "the stores answered "
+                        + firstMessage
+                        + ", then bytes that do not match: answers disagree",
+                    mismatch);
+              }
+              return claims
+                  .decode(ref, bytes, deadline)
+                  .exceptionally(
+                      x -> {
+                        Throwable c = StoreException.unwrap(x);
+                        if (c instanceof Failure f && f.reason() == Reason.CORRUPT) {
+                          throw first == Reason.CORRUPT
+                              ? new Failure(
+                                  Reason.CORRUPT,
+                                  f.detail() + " (read twice, the second time past the cache)",
+                                  f.getCause())
+                              : new Failure(
+                                  Reason.UNAVAILABLE,
+                                  Claims.claim(ref)
+                                      + "the stores answered "
+                                      + firstMessage
+                                      + ", then "
+                                      + f.detail()
+                                      + ": answers disagree",
+                                  f);
+                        }
+                        if (c instanceof RuntimeException r) {
+                          throw r;
+                        }
+                        if (c instanceof Error err) {
+                          throw err;
+                        }
+                        throw new IllegalStateException(c);
+                      });
+            })
+        .thenCompose(java.util.function.Function.identity());
   }
 }

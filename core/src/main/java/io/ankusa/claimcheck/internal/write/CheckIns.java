@@ -2,6 +2,7 @@ package io.ankusa.claimcheck.internal.write;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.compress.Compressor;
+import io.ankusa.claimcheck.internal.crypto.Encryption;
 import io.ankusa.claimcheck.internal.failure.ByteLimits;
 import io.ankusa.claimcheck.internal.failure.Failure;
 import io.ankusa.claimcheck.internal.failure.Failure.Reason;
@@ -12,6 +13,7 @@ import io.ankusa.claimcheck.internal.pack.Packs;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.CheckInOutcome;
+import io.ankusa.claimcheck.ref.ClaimId;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
 import io.ankusa.claimcheck.ref.PackId;
@@ -41,6 +43,7 @@ public final class CheckIns {
   private final Codec codec;
   private final int writeMaxBytes;
   private final KeyPacks keyPacks;
+  private final Encryption encryption;
   private final SecureRandom random = new SecureRandom();
 
   /**
@@ -54,6 +57,23 @@ public final class CheckIns {
       Tenant tenant,
       Codec codec,
       int writeMaxBytes) {
+    this(stores, telemetry, ticker, tenant, codec, writeMaxBytes, null);
+  }
+
+  /**
+   * As {@link #CheckIns(ClaimStores, ClaimCheckTelemetry, Ticker, Tenant, Codec, int)}, each claim
+   * encrypted after compression by {@code encryption} when it encrypts the tenant's claims (null:
+   * never).
+   */
+  public CheckIns(
+      ClaimStores stores,
+      ClaimCheckTelemetry telemetry,
+      Ticker ticker,
+      Tenant tenant,
+      Codec codec,
+      int writeMaxBytes,
+      Encryption encryption) {
+    this.encryption = encryption != null && encryption.encrypts(tenant.value()) ? encryption : null;
     this.stores = stores;
     this.telemetry = telemetry;
     this.ticker = ticker;
@@ -70,6 +90,17 @@ public final class CheckIns {
 
   /** Checks {@code key} in, uncompressed, under a pack id derived from its content. */
   public ClaimRef checkInKey(byte[] key) {
+    if (encryption != null) {
+      // A key pack's ref must be the same for the same key (partitioning, compaction); sealed
+      // bytes differ at every check-in, so the read-back of KeyPacks cannot recognise them.
+      throw new Failure(
+          Reason.REFUSED,
+          "key check-in for tenant "
+              + tenant
+              + " is not supported with encryption yet (claimcheck.keys.enabled with"
+              + " claimcheck.encryption.kek): nothing was written",
+          null);
+    }
     // Uncompressed, so the pack's bytes (and the ref) depend on the key's content alone.
     return write(List.of(key), PackId.fromContent(tenant, key), Codec.NONE).get(0);
   }
@@ -97,15 +128,17 @@ public final class CheckIns {
         inputs.add(new PackEntryInput(stored, with));
       }
     }
-    EncodedPack pack = Packs.encode(inputs);
+    EncodedPack plain = encryption == null ? Packs.encode(inputs) : null;
     for (int collisions = 0; ; collisions++) {
       PackId id = fixedId != null ? fixedId : PackId.random(random);
+      // Sealed per pack id: the id is part of each claim's associated data.
+      EncodedPack pack = plain != null ? plain : Packs.encode(sealed(inputs, id, deadline));
       try {
         int store =
             Await.await(
                 stores.write(tenant.value(), id.value(), pack.bytes(), deadline), deadline, ticker);
         telemetry.checkIn(CheckInOutcome.OK, store, ticker.read() - start);
-        return refs(tenant, id, pack, rawLengths);
+        return refs(tenant, id, pack, rawLengths, plain == null);
       } catch (StoreException e) {
         if (e.kind() != StoreException.Kind.ALREADY_EXISTS) {
           telemetry.checkIn(CheckInOutcome.FAILED, -1, ticker.read() - start);
@@ -138,12 +171,40 @@ public final class CheckIns {
     }
   }
 
-  static List<ClaimRef> refs(Tenant tenant, PackId id, EncodedPack pack, int[] rawLengths) {
+  static List<ClaimRef> refs(
+      Tenant tenant, PackId id, EncodedPack pack, int[] rawLengths, boolean encrypted) {
     List<ClaimRef> refs = new ArrayList<>(pack.entries().size());
     for (PackEntry entry : pack.entries()) {
-      refs.add(Packs.toRef(tenant, id, entry, rawLengths[entry.index()]));
+      int raw = rawLengths[entry.index()];
+      refs.add(
+          encrypted
+              ? ClaimRef.ofEncrypted(
+                  tenant,
+                  new ClaimId(id, entry.index()),
+                  entry.offset(),
+                  entry.length(),
+                  entry.checksum(),
+                  entry.codec(),
+                  raw)
+              : Packs.toRef(tenant, id, entry, raw));
     }
     return refs;
+  }
+
+  /**
+   * Each claim of {@code inputs} sealed as claim {@code i} of pack {@code id}, after compression.
+   */
+  private List<PackEntryInput> sealed(List<PackEntryInput> inputs, PackId id, long deadline) {
+    List<PackEntryInput> out = new ArrayList<>(inputs.size());
+    for (int i = 0; i < inputs.size(); i++) {
+      PackEntryInput in = inputs.get(i);
+      byte[] envelope =
+          encryption
+              .sealer(tenant.value(), deadline)
+              .seal(tenant.value(), id.value(), i, in.codec().id(), in.storedBytes());
+      out.add(new PackEntryInput(envelope, in.codec()));
+    }
+    return out;
   }
 
   /** Refuses, before any store request, a value larger than claimcheck.write.max.bytes. */

@@ -77,7 +77,7 @@ final class KeyPacks {
             e);
       }
     }
-    return CheckIns.refs(tenant, id, pack, rawLengths);
+    return CheckIns.refs(tenant, id, pack, rawLengths, false);
   }
 
   /**

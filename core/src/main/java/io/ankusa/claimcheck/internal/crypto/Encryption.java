@@ -1,0 +1,353 @@
+package io.ankusa.claimcheck.internal.crypto;
+
+import com.google.crypto.tink.Aead;
+import io.ankusa.claimcheck.crypto.KekProvider.Kek;
+import io.ankusa.claimcheck.crypto.KekProvider.KekException;
+import io.ankusa.claimcheck.internal.failure.Failure;
+import io.ankusa.claimcheck.internal.failure.Failure.Reason;
+import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.store.StoreException;
+import io.ankusa.claimcheck.time.Ticker;
+import java.security.GeneralSecurityException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Envelope encryption of claims: seals a claim's compressed bytes for the writer, opens an
+ * encrypted claim's envelope for the reader; thread-safe, one per runtime.
+ *
+ * <p>A claim is sealed with AES-256-GCM under a data key that is reused within bounds ({@link
+ * DataKeys}) and wrapped by the tenant's KEK; the associated data ({@link Binding}) names the
+ * envelope header, tenant, pack id, claim index, length and codec. Opening unwraps the data key
+ * once per cache lifetime ({@link UnwrappedKeys}), retrying a KMS that could not answer inside the
+ * redeem's deadline. Every failure is a {@link Failure}: a tag that does not verify, a malformed
+ * envelope or a wrapped key the KEK did not wrap are {@code CORRUPT} (the redeemer gives that only
+ * after its second look); a KMS down, throttled or a key disabled / pending deletion {@code
+ * UNAVAILABLE}, naming the key; a key gone for good {@code NOT_FOUND}, saying it was shredded; a
+ * reader without encryption, or denied the key, {@code REFUSED} naming the KEK id it needs.
+ */
+public final class Encryption implements AutoCloseable {
+
+  private final EncryptionSettings settings;
+  private final Ticker ticker;
+  private final KekProviders providers;
+  private final Map<String, Kek> keks = new ConcurrentHashMap<>();
+  private final DataKeys dataKeys;
+  private final UnwrappedKeys unwrapped;
+  private final long retryDelayNanos;
+
+  /** Encryption off: refuses encrypted claims naming their KEK, writes none. */
+  public static Encryption off() {
+    return new Encryption(EncryptionSettings.OFF, Ticker.system(), KekProviders.none(), 0);
+  }
+
+  /** Encryption by {@code settings}, timed by {@code ticker}. */
+  public Encryption(EncryptionSettings settings, Ticker ticker) {
+    this(settings, ticker, KekProviders.load(), TimeUnit.MILLISECONDS.toNanos(50));
+  }
+
+  Encryption(
+      EncryptionSettings settings, Ticker ticker, KekProviders providers, long retryDelayNanos) {
+    this.settings = settings;
+    this.ticker = ticker;
+    this.providers = providers;
+    this.dataKeys = new DataKeys(ticker, settings.dekMaxUses(), settings.dekMaxAgeNanos());
+    this.unwrapped = new UnwrappedKeys(ticker, settings.cacheMaxKeys(), settings.cacheTtlNanos());
+    this.retryDelayNanos = retryDelayNanos;
+  }
+
+  /** Uses {@code kek} for its id instead of opening it through a provider (tests' counting KEK). */
+  void register(Kek kek) {
+    keks.put(kek.id(), kek);
+  }
+
+  /** Whether {@code tenant}'s claims are written encrypted. */
+  public boolean encrypts(String tenant) {
+    return !EncryptionSettings.NONE.equals(settings.kekFor(tenant));
+  }
+
+  /**
+   * The sealer of {@code tenant}'s next claim, waiting for a fresh data key by {@code deadline}
+   * (rarely: a data key is reused); a {@link Failure} when the KEK cannot give one.
+   */
+  public Sealer sealer(String tenant, long deadline) {
+    String kekId = settings.kekFor(tenant);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return sealerOnce(tenant, kekId, deadline);
+      } catch (Failure f) {
+        // A KMS that could not answer is asked again inside the write deadline (a failed
+        // generation is forgotten by DataKeys, so the next attempt calls the KEK again).
+        long pause = retryDelayNanos * attempt;
+        boolean retriable =
+            f.getCause() instanceof KekException k && k.kind() == KekException.Kind.UNAVAILABLE;
+        if (!retriable || attempt >= MAX_ATTEMPTS || deadline - ticker.read() <= pause) {
+          throw f;
+        }
+        try {
+          TimeUnit.NANOSECONDS.sleep(pause);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw f;
+        }
+      }
+    }
+  }
+
+  private Sealer sealerOnce(String tenant, String kekId, long deadline) {
+    CompletableFuture<DataKeys.Current> f;
+    try {
+      Kek kek = kek(kekId);
+      f = dataKeys.next(kek, tenant);
+    } catch (RuntimeException e) {
+      f = CompletableFuture.failedFuture(e);
+    }
+    long wait = Math.max(0, deadline - ticker.read());
+    try {
+      DataKeys.Current c = f.get(wait, TimeUnit.NANOSECONDS);
+      unwrapped.seed(c.kekId, c.wrapped, tenant, c.aead);
+      return new Sealer(c);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Failure(Reason.UNAVAILABLE, "interrupted waiting for a data key of " + kekId, e);
+    } catch (TimeoutException e) {
+      throw new Failure(
+          Reason.UNAVAILABLE, "KEK " + kekId + " gave no data key by the write deadline", e);
+    } catch (ExecutionException e) {
+      throw failure("check-in for tenant " + tenant + ": ", kekId, e.getCause());
+    }
+  }
+
+  /**
+   * Refuses {@code ref} before any store request when this client requires encryption and the claim
+   * is not encrypted; null when it may be redeemed.
+   */
+  public Failure refusal(ClaimRef ref) {
+    if (settings.required() && !ref.isEncrypted()) {
+      return new Failure(
+          Reason.REFUSED,
+          "claim "
+              + ref.tenant().value()
+              + "/"
+              + ref.claimId()
+              + ": the claim is not encrypted and claimcheck.encryption.required=true",
+          null);
+    }
+    return null;
+  }
+
+  /**
+   * The plaintext (compressed) bytes of the encrypted claim {@code ref} from its checked stored
+   * bytes, by {@code deadline}; fails with a {@link Failure}.
+   */
+  public CompletableFuture<byte[]> open(ClaimRef ref, byte[] stored, long deadline) {
+    String what = "claim " + ref.tenant().value() + "/" + ref.claimId() + ": ";
+    Envelope env;
+    try {
+      env = Envelope.parse(stored);
+    } catch (Envelope.EnvelopeException e) {
+      // An envelope of a newer writer is not a damaged one: retriable, like a ref of a newer
+      // version; anything else malformed is CORRUPT (final after the second look).
+      return CompletableFuture.failedFuture(
+          new Failure(
+              e.needsNewerReader() ? Reason.UNAVAILABLE : Reason.CORRUPT,
+              what + e.getMessage(),
+              e));
+    }
+    if (!settings.enabled()) {
+      return CompletableFuture.failedFuture(
+          new Failure(
+              Reason.REFUSED,
+              what
+                  + "the claim is encrypted under KEK "
+                  + env.kekId()
+                  + ", and this client has claimcheck.encryption.kek=none: configure a KEK to"
+                  + " decrypt (any, with access to "
+                  + env.kekId()
+                  + ")",
+              null));
+    }
+    Kek kek;
+    try {
+      kek = kek(env.kekId());
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(
+          new Failure(
+              Reason.REFUSED,
+              what
+                  + "the claim is encrypted under KEK "
+                  + env.kekId()
+                  + ", which this client cannot open: "
+                  + e.getMessage(),
+              e));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(failure(what, env.kekId(), e));
+    }
+    String tenant = ref.tenant().value();
+    return unwrap(kek, env.wrapped(), tenant, deadline, 1)
+        .handle(
+            (aead, error) -> {
+              if (error != null) {
+                throw failure(what, env.kekId(), StoreException.unwrap(error));
+              }
+              return decrypt(what, aead, env, ref, stored);
+            });
+  }
+
+  /** The most attempts of one unwrap inside a redeem's deadline. */
+  static final int MAX_ATTEMPTS = 4;
+
+  private CompletableFuture<Aead> unwrap(
+      Kek kek, byte[] wrapped, String tenant, long deadline, int attempt) {
+    return unwrapped
+        .get(kek, wrapped, tenant)
+        .handle(
+            (aead, error) -> {
+              if (error == null) {
+                return CompletableFuture.completedFuture(aead);
+              }
+              Throwable e = StoreException.unwrap(error);
+              boolean retriable =
+                  e instanceof KekException k && k.kind() == KekException.Kind.UNAVAILABLE;
+              if (!retriable
+                  || attempt >= MAX_ATTEMPTS
+                  || deadline - ticker.read() <= retryDelayNanos * attempt) {
+                return CompletableFuture.<Aead>failedFuture(e);
+              }
+              return CompletableFuture.supplyAsync(
+                      () -> null,
+                      CompletableFuture.delayedExecutor(
+                          retryDelayNanos * attempt, TimeUnit.NANOSECONDS))
+                  .thenCompose(x -> unwrap(kek, wrapped, tenant, deadline, attempt + 1));
+            })
+        .thenCompose(f -> f);
+  }
+
+  private static byte[] decrypt(String what, Aead aead, Envelope env, ClaimRef ref, byte[] stored) {
+    int plainLength = stored.length - env.headerLength() - Envelope.AEAD_OVERHEAD;
+    byte[] ad =
+        Binding.of(
+            env.header(),
+            ref.tenant().value(),
+            ref.packId().value(),
+            ref.claimId().index(),
+            plainLength,
+            ref.codec().id());
+    byte[] out = new byte[stored.length - env.headerLength()];
+    System.arraycopy(stored, env.headerLength(), out, 0, out.length);
+    try {
+      return aead.decrypt(out, ad);
+    } catch (GeneralSecurityException e) {
+      throw new Failure(
+          Reason.CORRUPT,
+          what
+              + "the envelope does not decrypt under its data key (KEK "
+              + env.kekId()
+              + "): tampered, truncated, or copied from another tenant, pack or claim",
+          e);
+    }
+  }
+
+  private Kek kek(String kekId) {
+    Kek k = keks.get(kekId);
+    if (k != null) {
+      return k;
+    }
+    return keks.computeIfAbsent(
+        kekId,
+        id ->
+            providers
+                .forId(id)
+                .open(
+                    id,
+                    settings.providerSettings().getOrDefault(KekProviders.schemeOf(id), Map.of())));
+  }
+
+  private static Failure failure(String what, String kekId, Throwable e) {
+    if (e instanceof Failure f) {
+      return f;
+    }
+    if (e instanceof Error err) {
+      throw err;
+    }
+    if (!(e instanceof KekException k)) {
+      return new Failure(Reason.UNAVAILABLE, what + "KEK " + kekId + " could not be used: " + e, e);
+    }
+    return switch (k.kind()) {
+      case UNAVAILABLE ->
+          new Failure(
+              Reason.UNAVAILABLE,
+              what + "KMS of KEK " + kekId + " unavailable: " + k.getMessage(),
+              k);
+      case KEY_UNUSABLE ->
+          new Failure(
+              Reason.UNAVAILABLE,
+              what
+                  + "KEK "
+                  + kekId
+                  + " is disabled or pending deletion (an operator can re-enable it): "
+                  + k.getMessage(),
+              k);
+      case KEY_GONE ->
+          new Failure(
+              Reason.NOT_FOUND,
+              what
+                  + "KEK "
+                  + kekId
+                  + " is gone for good (crypto-shredded): its claims can never be decrypted: "
+                  + k.getMessage(),
+              k);
+      case DENIED ->
+          new Failure(
+              Reason.REFUSED,
+              what + "this client may not use KEK " + kekId + ": " + k.getMessage(),
+              k);
+      case INVALID ->
+          new Failure(
+              Reason.CORRUPT,
+              what + "KEK " + kekId + " did not wrap this data key: " + k.getMessage(),
+              k);
+    };
+  }
+
+  /** Closes the KEKs this opened. */
+  @Override
+  public void close() {
+    keks.values().forEach(Kek::close);
+    keks.clear();
+  }
+
+  /** Seals claims under one data key use; immutable and thread-safe. */
+  public static final class Sealer {
+    private final DataKeys.Current key;
+
+    Sealer(DataKeys.Current key) {
+      this.key = key;
+    }
+
+    /** The KEK id of this data key. */
+    public String kekId() {
+      return key.kekId;
+    }
+
+    /** The envelope of {@code plain} as claim {@code index} of pack {@code packId}. */
+    public byte[] seal(String tenant, long packId, int index, int codecId, byte[] plain) {
+      byte[] header = key.header;
+      byte[] ad = Binding.of(header, tenant, packId, index, plain.length, codecId);
+      byte[] sealed;
+      try {
+        sealed = key.aead.encrypt(plain, ad);
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("AES-GCM refused to encrypt", e);
+      }
+      byte[] out = new byte[header.length + sealed.length];
+      System.arraycopy(header, 0, out, 0, header.length);
+      System.arraycopy(sealed, 0, out, header.length, sealed.length);
+      return out;
+    }
+  }
+}
