@@ -5,6 +5,7 @@ import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.store.InlineCalls;
 import io.ankusa.claimcheck.store.StoreException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -14,6 +15,10 @@ import java.util.concurrent.TimeoutException;
 /**
  * The redeem every Kafka surface runs on its own thread (the deserializer, the Connect transform):
  * through the request gate, bounded by a deadline, failures typed; stateless and thread-safe.
+ *
+ * <p>The redeem allows {@link InlineCalls} until its deadline: the store request of a flight this
+ * thread leads (and its second look) may run on this thread, so a store that supports it answers
+ * without a hand-off; the reader's limit, queue, coalescing and deadline apply as to any fetch.
  *
  * <p>The gate's permit is taken and given back on the calling thread (it is that thread's). The
  * wait lasts until the deadline plus {@link #GRACE_NANOS}, time for the reader's own deadline
@@ -43,7 +48,11 @@ final class BlockingRedeem {
           null);
     }
     try {
-      CompletableFuture<byte[]> f = cc.redeem(ref, deadlineNanos);
+      CompletableFuture<byte[]> f;
+      // This thread waits for the answer anyway: its own store request may run on it.
+      try (InlineCalls.Scope s = InlineCalls.allowUntil(cc.ticker(), deadlineNanos)) {
+        f = cc.redeem(ref, deadlineNanos);
+      }
       long wait = Math.max(0, deadlineNanos - cc.ticker().read()) + GRACE_NANOS;
       try {
         return f.get(wait, TimeUnit.NANOSECONDS);

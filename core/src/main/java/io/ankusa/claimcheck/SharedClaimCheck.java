@@ -14,6 +14,7 @@ import io.ankusa.claimcheck.internal.write.CheckIns;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
 import io.ankusa.claimcheck.ref.Tenant;
+import io.ankusa.claimcheck.store.InlineCalls;
 import io.ankusa.claimcheck.time.Ticker;
 import java.lang.ref.Cleaner;
 import java.util.List;
@@ -73,7 +74,8 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
 
   @Override
   public ClaimRef checkIn(byte[] value) {
-    try {
+    // The check-in blocks this thread until its write ends: the write may run on it.
+    try (InlineCalls.Scope s = InlineCalls.allow()) {
       return writer.checkIn(value);
     } catch (Failure f) {
       throw Failures.of(f);
@@ -82,7 +84,8 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
 
   @Override
   public ClaimRef checkInKey(byte[] key) {
-    try {
+    // The check-in blocks this thread until its write ends: the write may run on it.
+    try (InlineCalls.Scope s = InlineCalls.allow()) {
       return writer.checkInKey(key);
     } catch (Failure f) {
       throw Failures.of(f);
@@ -91,7 +94,8 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
 
   @Override
   public List<ClaimRef> checkInAll(List<byte[]> values) {
-    try {
+    // The check-in blocks this thread until its write ends: the write may run on it.
+    try (InlineCalls.Scope s = InlineCalls.allow()) {
       return writer.checkInAll(values);
     } catch (Failure f) {
       throw Failures.of(f);

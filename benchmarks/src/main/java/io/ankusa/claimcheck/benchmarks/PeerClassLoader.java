@@ -21,10 +21,10 @@ import java.util.stream.Stream;
  * uses {@code org.apache.kafka.common.utils.BufferSupplier}, {@code ByteBufferOutputStream} and
  * {@code org.apache.kafka.common.record.CompressionType}, which Kafka moved to internal packages
  * (by 4.4.0). So this loader takes {@code org.apache.kafka.*} only from the jars it is given (an
- * older kafka-clients), defines the peer ({@code com.bakdata.kafka.*}) and {@link ClientDriver}
- * itself from the parent's class files, and leaves everything else (JDK, AWS SDK, slf4j, Guava) to
- * the parent; classes the parent lacks (Google's auth library, which the peer's config class needs
- * to pass verification) come from the given jars too.
+ * older kafka-clients), defines the peer ({@code com.bakdata.kafka.*}), {@link ClientDriver} and
+ * {@link SerdeDriver} itself from the parent's class files, and leaves everything else (JDK, AWS
+ * SDK, slf4j, Guava) to the parent; classes the parent lacks (Google's auth library, which the
+ * peer's config class needs to pass verification) come from the given jars too.
  */
 final class PeerClassLoader extends URLClassLoader {
 
@@ -35,6 +35,7 @@ final class PeerClassLoader extends URLClassLoader {
   private static final String KAFKA = "org.apache.kafka.";
   private static final String PEER = "com.bakdata.kafka.";
   private static final String DRIVER = ClientDriver.class.getName();
+  private static final String SERDE_DRIVER = SerdeDriver.class.getName();
 
   private PeerClassLoader(URL[] jars, ClassLoader parent) {
     super("peer", jars, parent);
@@ -68,7 +69,11 @@ final class PeerClassLoader extends URLClassLoader {
       if (c == null) {
         if (name.startsWith(KAFKA)) {
           c = findClass(name); // the given Kafka clients, never the parent's
-        } else if (name.startsWith(PEER) || name.equals(DRIVER) || name.startsWith(DRIVER + "$")) {
+        } else if (name.startsWith(PEER)
+            || name.equals(DRIVER)
+            || name.startsWith(DRIVER + "$")
+            || name.equals(SERDE_DRIVER)
+            || name.startsWith(SERDE_DRIVER + "$")) {
           c = defineFromParent(name);
         } else {
           return super.loadClass(name, resolve);

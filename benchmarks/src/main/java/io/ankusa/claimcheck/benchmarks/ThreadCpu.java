@@ -176,7 +176,7 @@ final class ThreadCpu {
     if (n.startsWith("S3Proxy") || n.startsWith("qtp") || n.contains("Jetty")) {
       return Group.S3_SERVER;
     }
-    if (n.equals("main")) {
+    if (n.equals("main") || n.startsWith("dropin-")) {
       return Group.APP;
     }
     if (n.startsWith("kafka-producer-network-thread")

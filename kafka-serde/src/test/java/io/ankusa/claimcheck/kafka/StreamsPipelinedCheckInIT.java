@@ -85,12 +85,11 @@ class StreamsPipelinedCheckInIT {
         for (int seq = 0; seq < RECORDS; seq++) {
           large += size(seq) >= THRESHOLD ? 1 : 0;
         }
-        // At least once, a stream thread's first record is serialized before its producer's first
-        // call on that thread binds it, so a large first value is checked in by the serde itself
-        // (CI saw 79 of 80 when the first record processed was large): at most one per thread.
+        // Every one, the stream thread's first included: its main consumer binds the thread to
+        // the pipelined producer at its first poll, before the first record is serialized.
         assertThat(claimedByProducers(producers))
             .as("the sink's large values were checked in by the producer, not the stream thread")
-            .isBetween(large - STREAM_THREADS, large);
+            .isEqualTo(large);
 
         // repartition and changelog: what the serde wrote (refs, marked), untouched by the producer
         for (String internal : List.of(app + "-rekeyed-repartition", app + "-latest-changelog")) {
@@ -113,6 +112,46 @@ class StreamsPipelinedCheckInIT {
         }
       }
     }
+  }
+
+  /**
+   * At least once, the first record a stream thread processes goes straight to the sink: it is
+   * serialized before the thread's producer has seen a send. Its value is checked in by the
+   * pipelined producer all the same (it was the serde's synchronous PUT on the stream thread).
+   */
+  @Test
+  void aStreamThreadsFirstLargeValueIsCheckedInByThePipelinedProducerToo() throws Exception {
+    EmbeddedKafka kafka = Servers.kafka();
+    String bucket = Servers.s3().createBucket(Servers.unique("first-value"));
+    String app = Servers.unique("first-value-app");
+    String in = Servers.unique("in");
+    String sink = Servers.unique("sink");
+    kafka.createTopic(in, 1);
+    kafka.createTopic(sink, 1);
+    int records = 10;
+    List<Producer<byte[], byte[]>> producers = new CopyOnWriteArrayList<>();
+    try (FaultProxy proxy = FaultProxy.inFrontOf(Servers.s3());
+        KafkaStreams streams =
+            new KafkaStreams(
+                PipelinedStreamsApp.topology(in, sink, false),
+                streamsProps(kafka, app, firstValueStore(proxy, bucket)),
+                new CapturingSupplier(new ClaimCheckClientSupplier(), producers))) {
+      Map<String, Object> cc = firstValueStore(proxy, bucket);
+      produceInput(kafka, in, records, seq -> "k" + seq, seq -> 2000); // every value large
+      streams.start();
+      List<ConsumerRecord<String, byte[]>> got = read(kafka, sink, records, false);
+      assertThat(got).hasSize(records);
+      assertSinkInOrderAndRedeemed(got, cc, seq -> 2000);
+      assertThat(claimedByProducers(producers))
+          .as("large sink values the pipelined producer checked in, the first one included")
+          .isEqualTo(records);
+    }
+  }
+
+  private static Map<String, Object> firstValueStore(FaultProxy proxy, String bucket) {
+    Map<String, Object> cc = Servers.oneStore(proxy, bucket);
+    cc.put("claimcheck.threshold.bytes", THRESHOLD);
+    return cc;
   }
 
   /** Sums the producers' check-in counts ({@code claimcheck-producer-metrics}). */

@@ -117,7 +117,7 @@ final class DefaultClaimReader implements ClaimReader {
       case QUEUED -> arm(f.starter, f);
       case RUN -> {
         arm(f.starter, f);
-        runner.run(f);
+        runner.runOwn(f);
       }
     }
   }

@@ -5,6 +5,7 @@ import io.ankusa.claimcheck.internal.schedule.Backoff;
 import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry.ReadOutcome;
+import io.ankusa.claimcheck.store.InlineCalls;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.time.Ticker;
 import java.util.ArrayDeque;
@@ -67,14 +68,25 @@ final class FlightRunner {
   void run(Flight first) {
     ArrayDeque<Flight> work = new ArrayDeque<>();
     work.add(first);
-    drain(work);
+    drain(work, null);
   }
 
-  private void drain(ArrayDeque<Flight> work) {
+  /**
+   * Like {@link #run}, on the thread of {@code first}'s starter: its own attempt may run inline on
+   * that thread ({@link InlineCalls}, if the thread allows it); the flights its answer lets start
+   * are other callers' and never do.
+   */
+  void runOwn(Flight first) {
+    ArrayDeque<Flight> work = new ArrayDeque<>();
+    work.add(first);
+    drain(work, first);
+  }
+
+  private void drain(ArrayDeque<Flight> work, Flight own) {
     Flight f;
     while ((f = work.poll()) != null) {
       CompletableFuture<byte[]> cf;
-      try {
+      try (InlineCalls.Scope s = f == own ? null : InlineCalls.suspend()) {
         cf = f.fn.get();
       } catch (Throwable t) {
         cf = CompletableFuture.failedFuture(t);
@@ -99,7 +111,7 @@ final class FlightRunner {
             (v, e) -> {
               ArrayDeque<Flight> next = new ArrayDeque<>();
               finished(g, v, e, next);
-              drain(next);
+              drain(next, null);
             });
       }
     }
@@ -133,7 +145,10 @@ final class FlightRunner {
     }
     d.dropped().forEach(this::ended);
     if (!d.retrying()) {
-      deliver(f, bytes, failure);
+      // Completing the callers' futures runs what they chained to them: never inline here.
+      try (InlineCalls.Scope s = InlineCalls.suspend()) {
+        deliver(f, bytes, failure);
+      }
     }
     work.addAll(d.toRun());
   }

@@ -4,6 +4,8 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
@@ -67,6 +69,21 @@ final class HttpClients {
   /** Whether the CRT HTTP client and its native runtime are on the class path. */
   static boolean crtAvailable() {
     return missingCrtClass() == null;
+  }
+
+  /**
+   * Returns the builder of the blocking HTTP client for inline calls, with the same bounds: Apache
+   * 5 under Netty (the request written and its answer read on the calling thread), CRT's
+   * synchronous client under CRT.
+   */
+  static SdkHttpClient.Builder<?> buildSync(S3Settings settings) {
+    if (settings.httpClient().equals(CRT)) {
+      return CrtHttpClient.syncBuilder(settings);
+    }
+    return Apache5HttpClient.builder()
+        .maxConnections(settings.maxConnections())
+        .connectionTimeout(settings.connectTimeout())
+        .connectionAcquisitionTimeout(settings.connectionAcquisitionTimeout());
   }
 
   /**

@@ -3,6 +3,7 @@ package io.ankusa.claimcheck.store.s3;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ClaimStore.ListPage;
 import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
+import io.ankusa.claimcheck.store.InlineCalls;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.s3.S3Failures.Op;
@@ -46,10 +47,14 @@ final class S3ClaimStore implements ClaimStore {
   private final Duration operationTimeout;
   private final AtomicBoolean closed = new AtomicBoolean();
 
+  /** A call shorter than this is not worth running inline: the caller's wait is over. */
+  private static final long MIN_INLINE_NANOS = 1_000_000;
+
   private final Runnable afterClose;
   private final Ticker ticker;
   private final int multipartThreshold;
   private final int partSize;
+  private final InlineS3 inline;
 
   S3ClaimStore(S3AsyncClient client, S3Settings settings) {
     this(client, settings, () -> {});
@@ -62,6 +67,20 @@ final class S3ClaimStore implements ClaimStore {
 
   /** {@code ticker} measures what is left of a read's timeout for its one re-ask. */
   S3ClaimStore(S3AsyncClient client, S3Settings settings, Runnable afterClose, Ticker ticker) {
+    this(client, settings, afterClose, ticker, null);
+  }
+
+  /**
+   * {@code inline} (null for none) serves the calls a thread lets run on itself ({@link
+   * InlineCalls}); the store closes it.
+   */
+  S3ClaimStore(
+      S3AsyncClient client,
+      S3Settings settings,
+      Runnable afterClose,
+      Ticker ticker,
+      InlineS3 inline) {
+    this.inline = inline;
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.afterClose = Objects.requireNonNull(afterClose, "afterClose");
     this.multipartThreshold = settings.multipartThreshold();
@@ -101,6 +120,10 @@ final class S3ClaimStore implements ClaimStore {
           Op.PUT,
           key,
           r -> null);
+    }
+    long allowed = inline != null && inline.available() ? InlineCalls.remainingNanos() : 0;
+    if (allowed >= MIN_INLINE_NANOS) {
+      return inlinePut(objectKey, key, bytes, replace, bound(t, allowed));
     }
     return complete(
         client.putObject(
@@ -159,8 +182,41 @@ final class S3ClaimStore implements ClaimStore {
               });
       return result;
     }
+    long allowed = inline != null && inline.available() ? InlineCalls.remainingNanos() : 0;
+    if (allowed >= MIN_INLINE_NANOS) {
+      return new InlineRangedGet(inline, ticker, description, MIN_INLINE_NANOS)
+          .run(
+              objectKey,
+              key,
+              offset,
+              length,
+              t,
+              started,
+              allowed,
+              (rest, firstProblem) -> {
+                CompletableFuture<byte[]> r = new CompletableFuture<>();
+                rangedGet(
+                    r, objectKey, key, offset, length, false, rest, ticker.read(), firstProblem);
+                return r;
+              });
+    }
     rangedGet(result, objectKey, key, offset, length, false, t, started, null);
     return result;
+  }
+
+  private CompletableFuture<Void> inlinePut(
+      String objectKey, String key, byte[] bytes, boolean replace, Duration t) {
+    try {
+      inline.put(objectKey, bytes, replace, t);
+      return CompletableFuture.completedFuture(null);
+    } catch (RuntimeException | Error failure) {
+      return CompletableFuture.failedFuture(S3Failures.outcome(failure, Op.PUT, description, key));
+    }
+  }
+
+  /** The smaller of {@code t} and {@code allowedNanos}. */
+  private static Duration bound(Duration t, long allowedNanos) {
+    return allowedNanos < t.toNanos() ? Duration.ofNanos(allowedNanos) : t;
   }
 
   /**
@@ -261,6 +317,11 @@ final class S3ClaimStore implements ClaimStore {
   }
 
   /** What is left of {@code budget} since {@code started}; null when under a millisecond. */
+  static Duration remaining(Ticker ticker, Duration budget, long started) {
+    Duration left = budget.minusNanos(ticker.read() - started);
+    return left.toMillis() < 1 ? null : left;
+  }
+
   private Duration remaining(Duration budget, long started) {
     Duration left = budget.minusNanos(ticker.read() - started);
     return left.toMillis() < 1 ? null : left;
@@ -372,7 +433,13 @@ final class S3ClaimStore implements ClaimStore {
       try {
         client.close();
       } finally {
-        afterClose.run();
+        try {
+          if (inline != null) {
+            inline.close();
+          }
+        } finally {
+          afterClose.run();
+        }
       }
     }
   }

@@ -4,6 +4,7 @@ import static io.ankusa.claimcheck.store.s3.S3StoreProvider.ACCESS_KEY_ID;
 import static io.ankusa.claimcheck.store.s3.S3StoreProvider.CONNECT_TIMEOUT_MS;
 import static io.ankusa.claimcheck.store.s3.S3StoreProvider.ENDPOINT;
 import static io.ankusa.claimcheck.store.s3.S3StoreProvider.HTTP_CLIENT;
+import static io.ankusa.claimcheck.store.s3.S3StoreProvider.INLINE_CALLS;
 import static io.ankusa.claimcheck.store.s3.S3StoreProvider.MAX_CONNECTIONS;
 import static io.ankusa.claimcheck.store.s3.S3StoreProvider.MULTIPART_PART_SIZE;
 import static io.ankusa.claimcheck.store.s3.S3StoreProvider.MULTIPART_THRESHOLD;
@@ -39,6 +40,8 @@ import org.apache.kafka.common.config.types.Password;
  * @param multipartThreshold the pack size from which a put is a multipart upload
  * @param partSize the part size of a multipart upload
  * @param httpClient the HTTP client under the SDK: {@code netty} or {@code crt}
+ * @param inlineCalls whether a thread that allows it has its reads and PUTs performed on itself
+ *     ({@link io.ankusa.claimcheck.store.InlineCalls}), through a synchronous client
  */
 record S3Settings(
     String bucket,
@@ -53,7 +56,8 @@ record S3Settings(
     Duration connectTimeout,
     int multipartThreshold,
     int partSize,
-    String httpClient) {
+    String httpClient,
+    boolean inlineCalls) {
 
   /** How much longer than the connect timeout a request may wait for a pooled connection. */
   static final Duration ACQUIRE_SLACK = Duration.ofSeconds(1);
@@ -116,7 +120,8 @@ record S3Settings(
         Duration.ofMillis(config.getLong(CONNECT_TIMEOUT_MS)),
         threshold,
         part,
-        config.getString(HTTP_CLIENT).trim().toLowerCase(Locale.ROOT));
+        config.getString(HTTP_CLIENT).trim().toLowerCase(Locale.ROOT),
+        config.getBoolean(INLINE_CALLS));
   }
 
   /**
@@ -191,6 +196,8 @@ record S3Settings(
         + partSize
         + ", httpClient="
         + httpClient
+        + ", inlineCalls="
+        + inlineCalls
         + "}";
   }
 }

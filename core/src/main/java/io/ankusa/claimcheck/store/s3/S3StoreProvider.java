@@ -31,6 +31,7 @@ public final class S3StoreProvider implements ClaimStoreProvider {
   static final String MULTIPART_THRESHOLD = "s3.multipart.threshold.bytes";
   static final String MULTIPART_PART_SIZE = "s3.multipart.part.bytes";
   static final String HTTP_CLIENT = "s3.http.client";
+  static final String INLINE_CALLS = "s3.inline.calls";
 
   /** The smallest part S3 accepts (all parts but the last). */
   static final int MIN_PART_SIZE = 5 << 20;
@@ -106,7 +107,18 @@ public final class S3StoreProvider implements ClaimStoreProvider {
               "The HTTP client under the S3 store: netty (bundled) or crt, the AWS SDK's CRT-based"
                   + " client (native code; add software.amazon.awssdk:aws-crt-client, the same version"
                   + " as the SDK, to your dependencies). Both keep the same timeouts, limits and"
-                  + " failure handling.");
+                  + " failure handling.")
+          .define(
+              INLINE_CALLS,
+              Type.BOOLEAN,
+              true,
+              LOW,
+              "Whether a thread that waits for its store call anyway (the deserializer's redeem,"
+                  + " the serializer's check-in) has it performed on itself through a synchronous"
+                  + " client (Apache 5 under netty, CRT's synchronous client under crt), instead of"
+                  + " handing it to the asynchronous client's threads and waiting to be woken; the"
+                  + " same timeouts, limits and failure handling. Its own connection pool, of"
+                  + " s3.max.connections too.");
 
   @Override
   public Set<String> schemes() {

@@ -25,8 +25,9 @@ import software.amazon.awssdk.retries.api.RetryStrategy;
  *
  * <p>Each HTTP client words it its own way: Netty's {@link #CLOSED_DURING_REQUEST}, the CRT
  * client's error {@code AWS_ERROR_HTTP_CONNECTION_CLOSED} ({@link #CRT_CONNECTION_CLOSED}, the
- * message of its {@code HttpException}). Matched by message, so this class needs neither client's
- * classes. A refused connection, a reset, a timeout: one attempt, as before.
+ * message of its {@code HttpException}), Apache 5's {@code NoHttpResponseException} ({@link
+ * #APACHE_NO_RESPONSE}, under inline calls). Matched by message or class name, so this class needs
+ * no client's classes. A refused connection, a reset, a timeout: one attempt, as before.
  */
 final class StaleConnectionRetry {
 
@@ -35,6 +36,12 @@ final class StaleConnectionRetry {
 
   /** The CRT client's message for AWS_ERROR_HTTP_CONNECTION_CLOSED. */
   static final String CRT_CONNECTION_CLOSED = "The connection has closed or is closing.";
+
+  /**
+   * Apache 5's exception (the blocking client of inline calls) for a connection the server closed
+   * without an answer; named, so this class needs no Apache class.
+   */
+  static final String APACHE_NO_RESPONSE = "org.apache.hc.core5.http.NoHttpResponseException";
 
   /** Attempts per call: the first, and a retry for each of up to five closed connections. */
   static final int MAX_ATTEMPTS = 6;
@@ -65,6 +72,9 @@ final class StaleConnectionRetry {
     int depth = 0;
     for (Throwable t = failure; t != null && depth < 16; t = t.getCause(), depth++) {
       String message = t.getMessage();
+      if (t.getClass().getName().equals(APACHE_NO_RESPONSE)) {
+        return true;
+      }
       if (message != null
           && (message.contains(CLOSED_DURING_REQUEST) || message.contains(CRT_CONNECTION_CLOSED))) {
         return true;

@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.store.memory;
 
 import io.ankusa.claimcheck.store.ClaimStore.ListPage;
+import io.ankusa.claimcheck.store.InlineCalls;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import java.time.Clock;
@@ -30,6 +31,7 @@ final class FaultyStore implements MemoryStore {
   private final InMemoryStore objects;
   private final List<Fault> faults = new CopyOnWriteArrayList<>();
   private final Map<Op, AtomicLong> counts = new EnumMap<>(Op.class);
+  private final Map<Op, AtomicLong> inline = new EnumMap<>(Op.class);
 
   FaultyStore(String name, HangClock clock) {
     this.name = name;
@@ -37,6 +39,7 @@ final class FaultyStore implements MemoryStore {
     this.objects = new InMemoryStore(name);
     for (Op op : Op.values()) {
       counts.put(op, new AtomicLong());
+      inline.put(op, new AtomicLong(-1));
     }
   }
 
@@ -82,6 +85,7 @@ final class FaultyStore implements MemoryStore {
   private <T> CompletableFuture<T> run(
       Op op, String key, Duration timeout, Supplier<CompletableFuture<T>> body) {
     counts.get(op).incrementAndGet();
+    inline.get(op).set(InlineCalls.remainingNanos());
     CompletableFuture<T> result = new CompletableFuture<>();
     Duration wait = Duration.ZERO;
     StoreException failure = null;
@@ -134,6 +138,11 @@ final class FaultyStore implements MemoryStore {
       clock.after(wait, complete);
     }
     return result;
+  }
+
+  @Override
+  public long lastInlineAllowance(Op op) {
+    return inline.get(op).get();
   }
 
   @Override

@@ -46,6 +46,12 @@ public interface MemoryStore extends ClaimStore {
   /** Returns how many {@code op}s were asked of this store, faults included. */
   long count(Op op);
 
+  /**
+   * Returns what {@link io.ankusa.claimcheck.store.InlineCalls#remainingNanos()} said on the thread
+   * of the latest {@code op} call (-1 before any): whether that caller allowed inline calls.
+   */
+  long lastInlineAllowance(Op op);
+
   /** Returns the keys held now. */
   Set<String> keys();
 

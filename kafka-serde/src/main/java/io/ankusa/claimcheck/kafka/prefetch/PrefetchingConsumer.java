@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.kafka.prefetch;
 
 import io.ankusa.claimcheck.ClaimCheck;
+import io.ankusa.claimcheck.kafka.internal.PendingCheckIns;
 import io.ankusa.claimcheck.kafka.internal.PollBoundaries;
 import java.time.Duration;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 
 /**
@@ -63,6 +65,9 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
   private final boolean ownsClaimCheck;
   private final Prefetcher prefetcher;
 
+  /** This consumer's {@code client.id}, if configured from a map (a stream thread's names it). */
+  private final Object clientId;
+
   /**
    * Wraps {@code delegate}, opening a claim check from the {@code claimcheck.*} keys of {@code
    * config} (other keys are ignored; a bad one throws {@code ConfigException} naming it); {@link
@@ -73,6 +78,7 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
     this.claimCheck = ClaimCheck.open(Objects.requireNonNull(config, "config"));
     this.ownsClaimCheck = true;
     this.prefetcher = new Prefetcher(claimCheck);
+    this.clientId = config.get(ConsumerConfig.CLIENT_ID_CONFIG);
   }
 
   /**
@@ -84,11 +90,15 @@ public final class PrefetchingConsumer extends ForwardingConsumer<byte[], byte[]
     this.claimCheck = Objects.requireNonNull(claimCheck, "claimCheck");
     this.ownsClaimCheck = false;
     this.prefetcher = new Prefetcher(claimCheck);
+    this.clientId = null;
   }
 
   /** Polls the delegate, starts the batch's prefetches and returns its records unchanged. */
   @Override
   public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
+    // A stream thread's main consumer: bind the thread to its pipelined producer before the first
+    // record is processed, so even its first large value is left for the producer to check in.
+    PendingCheckIns.bindOffered(clientId);
     ConsumerRecords<byte[], byte[]> records = delegate.poll(timeout);
     // This thread's deserializers now see a new poll: its redeems get a fresh poll budget.
     PollBoundaries.signal();

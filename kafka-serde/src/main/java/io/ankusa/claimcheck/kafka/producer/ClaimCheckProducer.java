@@ -151,6 +151,10 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
   private final ProducerMetrics metrics;
   private final ProducerErrors errors = new ProducerErrors();
   private final boolean pendingOnly;
+
+  /** In the Streams mode, the {@code client.id} Streams gave this producer (its thread's name). */
+  private final Object streamsClientId;
+
   private final BooleanSupplier open = () -> !this.closed;
   private volatile long transaction;
   private volatile boolean closed;
@@ -259,6 +263,7 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
       LongSupplier wallClock,
       boolean pendingOnly) {
     this.pendingOnly = pendingOnly;
+    this.streamsClientId = pendingOnly ? configs.get(ProducerConfig.CLIENT_ID_CONFIG) : null;
     this.inner = Objects.requireNonNull(inner, "inner");
     this.keySerializer = Objects.requireNonNull(keySerializer, "keySerializer");
     this.valueSerializer = Objects.requireNonNull(valueSerializer, "valueSerializer");
@@ -283,6 +288,10 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
     this.uploader = new Uploader(claimCheck, pipeline, settings, metrics, errors, ticker, clientId);
     this.lanes = new OrderLanes(inner, settings.keyedPartitioning());
     metrics.bind(uploader::inflight, buffer::used, pipeline::outstanding);
+    if (pendingOnly) {
+      // A stream thread's main consumer binds the thread to this producer at its polls.
+      PendingCheckIns.offer(streamsClientId, open);
+    }
   }
 
   @Override
@@ -523,6 +532,9 @@ public final class ClaimCheckProducer<K, V> implements Producer<K, V> {
       return;
     }
     closed = true;
+    if (pendingOnly) {
+      PendingCheckIns.withdraw(streamsClientId, open);
+    }
     long start = ticker.read();
     long budget =
         timeout.isNegative()

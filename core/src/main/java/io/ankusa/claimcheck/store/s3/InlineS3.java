@@ -1,0 +1,108 @@
+package io.ankusa.claimcheck.store.s3;
+
+import java.io.ByteArrayInputStream;
+import java.time.Duration;
+import java.util.function.Supplier;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The S3 store's calls on the calling thread ({@link io.ankusa.claimcheck.store.InlineCalls}),
+ * through a synchronous SDK client built on first use; thread-safe.
+ *
+ * <p>The synchronous client is the asynchronous one's twin (same endpoint, credentials, checksums,
+ * connection bounds, no retries but {@link StaleConnectionRetry}), on a blocking HTTP client:
+ * Apache 5 under a Netty store, CRT's synchronous client under a CRT store. A call is bounded by
+ * the SDK's call timeout, which aborts the request (and clears the interrupt the SDK uses to wake
+ * the thread); failures are thrown as the SDK's exceptions, for {@link S3Failures} to classify as
+ * the asynchronous client's are. If the client cannot be built, {@link #available()} turns false
+ * and the store keeps to its asynchronous client.
+ */
+final class InlineS3 implements AutoCloseable {
+
+  private final Supplier<S3Client> factory;
+  private final String bucket;
+  private final Object lock = new Object();
+  private volatile S3Client client;
+  private volatile boolean failed;
+  private volatile boolean closed;
+
+  InlineS3(Supplier<S3Client> factory, String bucket) {
+    this.factory = factory;
+    this.bucket = bucket;
+  }
+
+  /** Whether calls may run inline: not closed, and the client built (or not tried yet). */
+  boolean available() {
+    return !failed && !closed;
+  }
+
+  /**
+   * One ranged GET of {@code objectKey} on the calling thread, bounded by {@code timeout}; its body
+   * gathered by {@link RangeRead}.
+   */
+  RangeBody.Answer get(String objectKey, long offset, int length, Duration timeout) {
+    long last = offset + length - 1;
+    return client()
+        .getObject(
+            b ->
+                b.bucket(bucket)
+                    .key(objectKey)
+                    .range("bytes=" + offset + "-" + last)
+                    .overrideConfiguration(override(timeout)),
+            new RangeRead(offset, length));
+  }
+
+  /**
+   * One PUT of {@code bytes} (read, not copied) to {@code objectKey} on the calling thread, with
+   * {@code If-None-Match: *} unless {@code replace}, bounded by {@code timeout}.
+   */
+  void put(String objectKey, byte[] bytes, boolean replace, Duration timeout) {
+    client()
+        .putObject(
+            b ->
+                b.bucket(bucket)
+                    .key(objectKey)
+                    .ifNoneMatch(replace ? null : "*")
+                    .contentLength((long) bytes.length)
+                    .overrideConfiguration(override(timeout)),
+            RequestBody.fromContentProvider(
+                () -> new ByteArrayInputStream(bytes), bytes.length, "application/octet-stream"));
+  }
+
+  private S3Client client() {
+    S3Client c = client;
+    if (c != null) {
+      return c;
+    }
+    synchronized (lock) {
+      if (client == null) {
+        if (closed) {
+          throw new IllegalStateException("the store is closed");
+        }
+        try {
+          client = factory.get();
+        } catch (RuntimeException e) {
+          failed = true;
+          throw e;
+        }
+      }
+      return client;
+    }
+  }
+
+  private static AwsRequestOverrideConfiguration override(Duration t) {
+    return AwsRequestOverrideConfiguration.builder().apiCallTimeout(t).build();
+  }
+
+  @Override
+  public void close() {
+    synchronized (lock) {
+      closed = true;
+      if (client != null) {
+        client.close();
+      }
+    }
+  }
+}
