@@ -63,7 +63,7 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
         new Redeemer(rt.stores, rt.reader, ticker, searchNanos, admission, rt.encryption);
     this.ranges =
         new RangedRedeemer(rt.stores, rt.reader, ticker, searchNanos, admission, redeemer);
-    this.existence = new Existence(rt.stores, rt.reader, ticker, admission);
+    this.existence = new Existence(rt.stores, rt.reader, ticker, searchNanos, admission);
     this.release = Runtimes.CLEANER.register(this, new Release(rt));
   }
 

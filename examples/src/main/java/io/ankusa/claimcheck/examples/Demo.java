@@ -5,6 +5,8 @@ import io.ankusa.claimcheck.kafka.ClaimCheckSerde;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -25,8 +27,12 @@ public final class Demo {
   /**
    * Runs both demos on one broker and one S3 server: producer -> Streams -> consumer through a
    * store outage, then the Kafka Connect pipeline; exits with status 1 unless all was identical.
+   * With {@code --serve}, the servers then stay up for the claim gateway ({@link GatewayDemo}): it
+   * writes the gateway's properties and prints the command that starts it and a {@code curl} of a
+   * ref the demo produced, and waits for Enter.
    */
   public static void main(String[] args) throws Exception {
+    boolean serve = Arrays.asList(args).contains("--serve");
     boolean ok;
     System.out.print("Starting a Kafka broker and an S3 server in this JVM...");
     long start = System.nanoTime();
@@ -37,17 +43,44 @@ public final class Demo {
       ok = o.identical() == o.sent();
       System.out.printf("%n--- Kafka Connect: a source connector and a sink connector ---%n");
       ok &= ConnectDemo.run(kafka, s3).allIdentical();
+      if (serve && ok) {
+        GatewayDemo.print(GatewayDemo.write(kafka, s3, GatewayDemo.dir()));
+        GatewayDemo.awaitStop();
+      } else if (ok) {
+        System.out.printf(
+            "%n(with -Dexec.args=--serve the servers stay up, to redeem these refs through the"
+                + " claim gateway)%n");
+      }
     }
     if (!ok) {
       System.exit(1);
     }
   }
 
+  /** What a test does with the gateway hand-off while the demo's servers still run. */
+  interface WhileServing {
+    void accept(GatewayDemo.Handoff handoff) throws Exception;
+  }
+
   /** Runs the producer -> Streams -> consumer failover demo on its own broker and S3 server. */
   static FailoverDemo.Outcome run() throws Exception {
+    return run(null, null);
+  }
+
+  /**
+   * Runs the failover demo, then (with a {@code gatewayDir}) writes the gateway hand-off there and
+   * gives it to {@code whileServing} before the servers stop.
+   */
+  static FailoverDemo.Outcome run(Path gatewayDir, WhileServing whileServing) throws Exception {
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedS3 s3 = EmbeddedS3.start()) {
-      return FailoverDemo.run(kafka, s3);
+      FailoverDemo.Outcome o = FailoverDemo.run(kafka, s3);
+      if (gatewayDir != null) {
+        GatewayDemo.Handoff h = GatewayDemo.write(kafka, s3, gatewayDir);
+        GatewayDemo.print(h);
+        whileServing.accept(h);
+      }
+      return o;
     }
   }
 

@@ -7,7 +7,9 @@ import io.ankusa.claimcheck.testkit.EmbeddedKafka;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
@@ -51,6 +53,13 @@ final class FailoverDemo {
 
   static final long COOLDOWN_MS = 1_000;
 
+  static final String BUCKET_A = "demo-a";
+
+  static final String BUCKET_B = "demo-b";
+
+  /** The two stores, A then B, on one S3 server (A reached through the fault proxy). */
+  static final String STORES = "s3://" + BUCKET_A + "/demo,s3://" + BUCKET_B + "/demo";
+
   /** What one run saw. */
   record Outcome(
       int sent,
@@ -74,6 +83,23 @@ final class FailoverDemo {
   private record Timeline(int identical, long outageNanos, long[] atDown, long[] atUp) {}
 
   private FailoverDemo() {}
+
+  /** The values the demo sends, in send order: the same bytes every run. */
+  static List<byte[]> values() {
+    Random random = new Random(7);
+    List<byte[]> values = new ArrayList<>(SIZES.length);
+    for (int size : SIZES) {
+      byte[] value = new byte[size];
+      random.nextBytes(value);
+      values.add(value);
+    }
+    return values;
+  }
+
+  /** The record key of the {@code index}th value (from 0): {@code v01}, {@code v02}, ... */
+  static String key(int index) {
+    return String.format("v%02d", index + 1);
+  }
 
   /** Stores are named A, B, ... in the output. */
   static String storeName(int index) {
@@ -121,7 +147,7 @@ final class FailoverDemo {
     System.out.printf(
         "%3s  %-5s %11s  %-10s  %-8s %-8s  %s%n",
         "#", "key", "size", "in Kafka", "producer", "Streams", "consumer");
-    Random random = new Random(7);
+    List<byte[]> values = values();
     int identical = 0;
     long downAt = 0;
     long outageNanos = 0;
@@ -140,9 +166,8 @@ final class FailoverDemo {
         atUp = meters.snapshot(2);
         System.out.printf("     ~~ store A is back after %.1f s ~~%n", outageNanos / 1e9);
       }
-      byte[] value = new byte[SIZES[i]];
-      random.nextBytes(value);
-      String key = String.format("v%02d", i + 1);
+      byte[] value = values.get(i);
+      String key = key(i);
       long[] before = meters.snapshot(2);
       int recordBytes = pipe.send(key, value);
       String producerStore = meters.tookSince(before);
@@ -166,9 +191,9 @@ final class FailoverDemo {
   private static Map<String, Object> settings(
       EmbeddedS3 s3, FaultProxy proxyA, StoreMeters meters) {
     Map<String, Object> c = new HashMap<>();
-    c.put(
-        "claimcheck.stores",
-        "s3://" + s3.createBucket("demo-a") + "/demo,s3://" + s3.createBucket("demo-b") + "/demo");
+    s3.createBucket(BUCKET_A);
+    s3.createBucket(BUCKET_B);
+    c.put("claimcheck.stores", STORES);
     c.put("claimcheck.placement", "ordered");
     c.put("claimcheck.s3.endpoint", s3.endpoint().toString());
     c.put("claimcheck.store.0.s3.endpoint", proxyA.endpoint().toString());

@@ -13,6 +13,7 @@ import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.reader.ClaimReader;
 import io.ankusa.claimcheck.internal.reader.ClaimReaders;
 import io.ankusa.claimcheck.internal.reader.ReaderSettings;
+import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.ref.ClaimId;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
@@ -24,6 +25,7 @@ import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.memory.MemoryStore;
 import io.ankusa.claimcheck.store.memory.MemoryStores;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -46,6 +48,7 @@ class RangesAndExistenceTest {
   private final MemoryStore memory =
       MemoryStores.create("ranges-" + System.nanoTime(), ticker.hangClock());
   private final Counting store = new Counting(memory);
+  private final Timers timers = new Timers();
   private ClaimStores stores;
   private ClaimReader reader;
   private Redeemer redeemer;
@@ -55,19 +58,29 @@ class RangesAndExistenceTest {
   @BeforeEach
   void open() {
     stores = ClaimStores.builder().ticker(ticker).add(store, Duration.ofSeconds(5)).build();
+    open(ReaderSettings.DEFAULT_MAX_INFLIGHT, ReaderSettings.DEFAULT_QUEUE_MAX);
+  }
+
+  /** The reader (a store limit of {@code maxInflight}, {@code queueMax} queued) and its users. */
+  private void open(int maxInflight, int queueMax) {
+    if (reader != null) {
+      reader.close();
+    }
     reader =
         ClaimReaders.create(
             ReaderSettings.builder(stores.size())
                 .ticker(ticker)
                 .maxConcurrentReads(4)
+                .maxInflight(maxInflight)
+                .queueMax(queueMax)
                 .cacheMaxBytes(1 << 20)
-                .scheduler((task, delay) -> () -> {})
+                .scheduler(timers)
                 .build());
     Admission admission = new Admission(List.of(), 1 << 20);
     long search = Duration.ofSeconds(5).toNanos();
     redeemer = new Redeemer(stores, reader, ticker, search, admission);
     ranges = new RangedRedeemer(stores, reader, ticker, search, admission, redeemer);
-    existence = new Existence(stores, reader, ticker, admission);
+    existence = new Existence(stores, reader, ticker, search, admission);
   }
 
   @AfterEach
@@ -170,7 +183,9 @@ class RangesAndExistenceTest {
   void aStoreThatCannotAnswerIsUnavailableNeverAbsent() {
     ClaimRef ref = stored(random(1000), Codec.NONE, 7);
     store.statFails = StoreException.Kind.UNAVAILABLE;
-    assertThat(reasonOf(existence.exists(ref, deadline()))).isEqualTo(Reason.UNAVAILABLE);
+    CompletableFuture<Boolean> f = existence.exists(ref, deadline());
+    timers.advance(Duration.ofSeconds(6)); // the reader retries the stat until the deadline
+    assertThat(reasonOf(f)).isEqualTo(Reason.UNAVAILABLE);
   }
 
   @Test
@@ -178,7 +193,94 @@ class RangesAndExistenceTest {
     ClaimRef missing =
         ClaimRef.of(ACME, new ClaimId(PackId.random(new Random(98)), 0), 0, 10, 1, Codec.NONE, 10);
     store.unavailableAfterStats = 1;
-    assertThat(reasonOf(existence.exists(missing, deadline()))).isEqualTo(Reason.UNAVAILABLE);
+    CompletableFuture<Boolean> f = existence.exists(missing, deadline());
+    timers.advance(Duration.ofSeconds(6)); // the reader retries the stat until the deadline
+    assertThat(reasonOf(f)).isEqualTo(Reason.UNAVAILABLE);
+  }
+
+  @Test
+  void aStatTakesTheHomeStoresLimitLikeAGetAndIsShedPastIt() {
+    ClaimRef read = stored(random(1000), Codec.NONE, 10);
+    ClaimRef headed = stored(random(1000), Codec.NONE, 11);
+    open(1, 0); // one store request at a time, nothing queued
+    store.reset();
+    store.getGate = new CompletableFuture<>();
+    CompletableFuture<byte[]> hung = redeemer.redeem(read, deadline());
+    assertThat(store.gets.get()).as("the GET holds the store's one slot").isEqualTo(1);
+
+    assertThat(reasonOf(existence.exists(headed, deadline())))
+        .as("shed past the limit, as a GET would be")
+        .isEqualTo(Reason.UNAVAILABLE);
+    assertThat(store.stats.get()).as("no stat past the store's limit").isZero();
+
+    store.getGate.complete(null);
+    assertThat(hung.join()).hasSize(1000);
+    assertThat(existence.exists(headed, deadline()).join()).isTrue();
+    assertThat(store.stats.get()).isEqualTo(1);
+  }
+
+  @Test
+  void concurrentStatsOfOnePackAreOneStoreStatAndAFoundPackIsCached() {
+    ClaimRef ref = stored(random(1000), Codec.NONE, 12);
+    store.reset();
+    store.statGate = new CompletableFuture<>();
+    CompletableFuture<Boolean> first = existence.exists(ref, deadline());
+    CompletableFuture<Boolean> second = existence.exists(ref, deadline());
+    assertThat(store.stats.get()).as("coalesced into one store stat").isEqualTo(1);
+
+    store.statGate.complete(null);
+    assertThat(first.join()).isTrue();
+    assertThat(second.join()).isTrue();
+    assertThat(existence.exists(ref, deadline()).join()).isTrue();
+    assertThat(store.stats.get() + store.gets.get()).as("the found pack, cached").isEqualTo(1);
+  }
+
+  /** A timer the reader set: its task, due at {@code at} on the ticker. */
+  private record Due(long at, Runnable task) {}
+
+  /** The reader's timers, run by hand: {@link #advance} moves the ticker and runs what is due. */
+  private final class Timers implements ReaderScheduler {
+    private final List<Due> pending = new ArrayList<>();
+
+    @Override
+    public synchronized Cancellable schedule(Runnable task, long delayNanos) {
+      Due t = new Due(ticker.read() + delayNanos, task);
+      pending.add(t);
+      return () -> {
+        synchronized (this) {
+          pending.remove(t);
+        }
+      };
+    }
+
+    void advance(Duration d) {
+      long end = ticker.read() + d.toNanos();
+      while (true) {
+        Due next;
+        synchronized (this) {
+          next =
+              pending.stream()
+                  .filter(t -> t.at() <= end)
+                  .min(java.util.Comparator.comparingLong(Due::at))
+                  .orElse(null);
+          if (next != null) {
+            pending.remove(next);
+          }
+        }
+        if (next == null) {
+          break;
+        }
+        long wait = next.at() - ticker.read();
+        if (wait > 0) {
+          ticker.advance(Duration.ofNanos(wait));
+        }
+        next.task().run();
+      }
+      long rest = end - ticker.read();
+      if (rest > 0) {
+        ticker.advance(Duration.ofNanos(rest));
+      }
+    }
   }
 
   /** A store that counts reads, read bytes and stats, and fails stats on request. */
@@ -189,6 +291,8 @@ class RangesAndExistenceTest {
     final AtomicInteger stats = new AtomicInteger();
     volatile StoreException.Kind statFails;
     volatile int unavailableAfterStats = -1;
+    volatile CompletableFuture<Void> getGate = CompletableFuture.completedFuture(null);
+    volatile CompletableFuture<Void> statGate = CompletableFuture.completedFuture(null);
 
     Counting(ClaimStore inner) {
       this.inner = inner;
@@ -209,8 +313,8 @@ class RangesAndExistenceTest {
     public CompletableFuture<byte[]> getRange(
         String key, long offset, int length, Duration timeout) {
       gets.incrementAndGet();
-      return inner
-          .getRange(key, offset, length, timeout)
+      return getGate
+          .thenCompose(v -> inner.getRange(key, offset, length, timeout))
           .thenApply(
               b -> {
                 bytesRead.addAndGet(b.length);
@@ -228,7 +332,7 @@ class RangesAndExistenceTest {
       if (k != null) {
         return CompletableFuture.failedFuture(new StoreException(k, "stat fails: " + key));
       }
-      return inner.stat(key, timeout);
+      return statGate.thenCompose(v -> inner.stat(key, timeout));
     }
 
     @Override
