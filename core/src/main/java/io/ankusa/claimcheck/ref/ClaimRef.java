@@ -8,12 +8,15 @@ import java.util.zip.CRC32C;
  * and how the claim's stored bytes lie in its pack; immutable and thread-safe.
  *
  * <p>A ref names no store: a read searches them. {@link RefCodec} writes it in at most {@value
- * RefCodec#MAX_V2_LENGTH} bytes.
+ * RefCodec#MAX_V3_LENGTH} bytes.
  *
  * <p>Version 1 records the stored bytes only; version 2 adds the claim's uncompressed length, so a
  * reader bounds its allocation before inflating. Writers use version 2 only for compressed claims
- * ({@link #of(Tenant, ClaimId, long, int, int, Codec, int)}): an uncompressed claim's raw length is
- * its stored length, and its ref stays readable by readers that know version 1 only.
+ * ({@link #of(Tenant, ClaimId, long, long, int, Codec, long)}): an uncompressed claim's raw length
+ * is its stored length, and its ref stays readable by readers that know version 1 only. Version 3
+ * is a streamed claim ({@link #streamed}): the whole object is its stored bytes (offset 0, index
+ * 0), and its lengths are 64-bit, so a claim may pass 2 GiB; versions 1 and 2 record lengths of at
+ * most {@link Integer#MAX_VALUE}.
  *
  * @param version the ref format version this ref is written in, 1..{@link #CURRENT_VERSION}
  * @param tenant the claim's owner
@@ -31,13 +34,16 @@ public record ClaimRef(
     Tenant tenant,
     ClaimId claimId,
     long offset,
-    int length,
+    long length,
     int checksum,
     Codec codec,
-    int rawLength) {
+    long rawLength) {
 
   /** The newest ref format version this library reads and writes. */
-  public static final int CURRENT_VERSION = 2;
+  public static final int CURRENT_VERSION = 3;
+
+  /** The ref version of a streamed claim: a one-claim object of its stored bytes alone. */
+  public static final int STREAMED_VERSION = 3;
 
   /** The {@link #rawLength()} of a compressed version-1 ref, which does not record it. */
   public static final int UNKNOWN_RAW_LENGTH = -1;
@@ -56,6 +62,18 @@ public record ClaimRef(
     }
     if (length < 1) {
       throw new IllegalArgumentException("ref length " + length + " is not positive");
+    }
+    if (version < STREAMED_VERSION
+        && (length > Integer.MAX_VALUE || rawLength > Integer.MAX_VALUE)) {
+      throw new IllegalArgumentException(
+          "a version-" + version + " ref records lengths of at most " + Integer.MAX_VALUE);
+    }
+    if (version == STREAMED_VERSION && (offset != 0 || claimId.index() != 0)) {
+      throw new IllegalArgumentException(
+          "a streamed claim is the whole object: offset 0, index 0, not "
+              + offset
+              + ", "
+              + claimId.index());
     }
     if (offset > Long.MAX_VALUE - length) {
       throw new IllegalArgumentException(
@@ -87,7 +105,7 @@ public record ClaimRef(
       Tenant tenant,
       ClaimId claimId,
       long offset,
-      int length,
+      long length,
       int checksum,
       Codec codec) {
     this(
@@ -109,18 +127,37 @@ public record ClaimRef(
       Tenant tenant,
       ClaimId claimId,
       long offset,
-      int length,
+      long length,
       int checksum,
       Codec codec,
-      int rawLength) {
+      long rawLength) {
     int version = Objects.requireNonNull(codec, "codec") == Codec.NONE ? 1 : 2;
     return new ClaimRef(version, tenant, claimId, offset, length, checksum, codec, rawLength);
   }
 
   /** Returns a version-1 ref (whose raw length is unknown when {@code codec} compresses). */
   public static ClaimRef of(
-      Tenant tenant, ClaimId claimId, long offset, int length, int checksum, Codec codec) {
+      Tenant tenant, ClaimId claimId, long offset, long length, int checksum, Codec codec) {
     return new ClaimRef(1, tenant, claimId, offset, length, checksum, codec);
+  }
+
+  /**
+   * Returns the ref of a streamed claim (version {@value #STREAMED_VERSION}): the whole object of
+   * pack {@code pack} holds its {@code length} stored bytes, whose CRC32C is {@code checksum}, and
+   * {@code rawLength} bytes once decompressed with {@code codec}.
+   */
+  public static ClaimRef streamed(
+      Tenant tenant, PackId pack, long length, int checksum, Codec codec, long rawLength) {
+    return new ClaimRef(
+        STREAMED_VERSION, tenant, new ClaimId(pack, 0), 0, length, checksum, codec, rawLength);
+  }
+
+  /**
+   * Whether this is a streamed claim's ref (version {@value #STREAMED_VERSION}): its object holds
+   * the claim's stored bytes alone, written by a streamed check-in.
+   */
+  public boolean isStreamed() {
+    return version == STREAMED_VERSION;
   }
 
   /** Returns the pack holding the claim. */
@@ -146,7 +183,7 @@ public record ClaimRef(
     return rawLength != UNKNOWN_RAW_LENGTH;
   }
 
-  private static int v1RawLength(int version, Codec codec, int length) {
+  private static long v1RawLength(int version, Codec codec, long length) {
     if (version >= 2 && version <= CURRENT_VERSION) {
       throw new IllegalArgumentException(
           "a version-" + version + " ref records its raw length: pass it");
