@@ -246,6 +246,10 @@ public interface ClaimCheck extends AutoCloseable {
      */
     public abstract CompletableFuture<java.nio.ByteBuffer> nextChunk();
 
+    /** Stops reading and releases the decoder; fetches under way finish unobserved. Idempotent. */
+    @Override
+    public abstract void close();
+
     /** A stream of {@code whole}'s bytes, the claim redeemed whole. */
     static ClaimStream of(CompletableFuture<byte[]> whole, long length, Duration chunkDeadline) {
       return new StreamedRedeem(

@@ -31,11 +31,13 @@ final class Redeems {
   private final ClaimCheck cc;
   private final long readDeadlineMs;
   private final long readMaxBytes;
+  private final long streamMaxBytes;
 
   Redeems(ClaimCheck cc) {
     this.cc = cc;
     this.readDeadlineMs = cc.config().readDeadline().toMillis();
     this.readMaxBytes = cc.config().readMaxBytes();
+    this.streamMaxBytes = cc.config().streamReadMaxBytes();
   }
 
   /** Answers a claim's bytes (or the headers of them, for HEAD). */
@@ -45,7 +47,10 @@ final class Redeems {
     }
     long size = knownSize(ref);
     ByteRange.Ask ask = new ByteRange.Whole();
-    if (size >= 0) {
+    // A range of a compressed streamed claim is not served: the whole claim is (RFC 9110 allows
+    // it).
+    boolean rangeable = !(ref.isStreamed() && ref.codec() != Codec.NONE);
+    if (size >= 0 && rangeable) {
       try {
         ask = ByteRange.parse(x.header(HttpHeader.RANGE), size);
       } catch (ByteRange.BadRange e) {
@@ -61,7 +66,15 @@ final class Redeems {
     // A range of an uncompressed claim is read alone, so the read limit is judged against it.
     boolean alone = ask instanceof ByteRange.Part && ref.codec() == Codec.NONE;
     long read = alone ? ((ByteRange.Part) ask).range().length() : limitedSize(ref);
-    if (read > readMaxBytes) {
+    // A whole claim streams (a streamed claim's, or a packed uncompressed one's) up to the streamed
+    // limit; a range, or a packed compressed claim, is held in memory, up to the read limit.
+    boolean streams =
+        ask instanceof ByteRange.Whole && (ref.isStreamed() || ref.codec() == Codec.NONE);
+    long limit =
+        streams
+            ? (ref.isStreamed() ? streamMaxBytes : Math.max(readMaxBytes, streamMaxBytes))
+            : readMaxBytes;
+    if (read > limit) {
       x.problem(
           Problem.about(
               413,
@@ -69,10 +82,13 @@ final class Redeems {
               (alone ? "range of " : "claim of ")
                   + read
                   + " bytes exceeds "
-                  + ClaimCheckConfig.READ_MAX_BYTES
+                  + (streams && limit != readMaxBytes
+                      ? ClaimCheckConfig.STREAM_MAX_BYTES
+                      : ClaimCheckConfig.READ_MAX_BYTES)
                   + " ("
-                  + readMaxBytes
-                  + "); this gateway holds what it serves in memory (streaming is not built yet)",
+                  + limit
+                  + ")"
+                  + (streams ? "" : "; a range or a compressed packed claim is held in memory"),
               ref));
       return;
     }
@@ -120,6 +136,17 @@ final class Redeems {
           bytes -> ClaimAnswers.ranged(x, ref, etag, partAsk, size, ByteBuffer.wrap(bytes)));
       return;
     }
+    if (size >= 0 && !x.isHead() && ask instanceof ByteRange.Whole) {
+      ClaimCheck.ClaimStream stream;
+      try {
+        stream = cc.redeemStream(ref, java.time.Duration.ofMillis(deadlineMs));
+      } catch (RuntimeException e) {
+        x.problem(ClaimAnswers.failure(e, ref));
+        return;
+      }
+      StreamedAnswer.serve(x, ref, etag, stream, size);
+      return;
+    }
     ClaimAnswers.answer(
         x,
         ref,
@@ -137,7 +164,7 @@ final class Redeems {
   }
 
   private static long limitedSize(ClaimRef ref) {
-    return Math.max(ref.length(), (long) ref.rawLength());
+    return Math.max(ref.length(), ref.rawLength());
   }
 
   private static String claimOf(ClaimRef ref) {
