@@ -40,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GatewayBigClaimIT {
 
-  private static final boolean BIG = Boolean.getBoolean("claimcheck.big");
+  private static final boolean BIG =
+      Boolean.parseBoolean(System.getProperty("claimcheck.big", "true"));
   private static final long SIZE = BIG ? 2L << 30 : 300L << 20;
   private static final String XMX = BIG ? "-Xmx256m" : "-Xmx128m";
 
