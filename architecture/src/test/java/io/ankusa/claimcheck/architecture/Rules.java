@@ -39,10 +39,10 @@ final class Rules {
    * the facade ({@code ClaimCheck} and its package-private implementation, with the shared runtimes
    * of {@code internal}) over the writer ({@code internal.write}) and the redeemer ({@code
    * internal.redeem}), which never use each other (the streamed claims, {@code internal.stream},
-   * over the redeemer), over the engine's parts (placement, reader,
-   * cache, breakers, backoff, telemetry, compression, the pack format, failures, wire fields) and
-   * the store SPI with its stores; the ref model and the clock at the bottom, using none of them.
-   * (The surfaces' arrow into core's internals is {@link #noInternalsOutsideCore}'s.)
+   * over the redeemer), over the engine's parts (placement, reader, cache, breakers, backoff,
+   * telemetry, compression, the pack format, failures, wire fields) and the store SPI with its
+   * stores; the ref model and the clock at the bottom, using none of them. (The surfaces' arrow
+   * into core's internals is {@link #noInternalsOutsideCore}'s.)
    */
   static ArchRule layers() {
     return layeredArchitecture()
