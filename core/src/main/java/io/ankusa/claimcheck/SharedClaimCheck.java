@@ -76,7 +76,13 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
             Tenant.of(config.tenant()),
             config.streamWriteMaxBytes());
     this.streams =
-        new StreamRedeemer(rt.stores, rt.reader, ticker, redeemer, config.streamReadMaxBytes());
+        new StreamRedeemer(
+            rt.stores,
+            rt.reader,
+            ticker,
+            redeemer,
+            config.streamReadMaxBytes(),
+            config.readMaxBytes());
     this.release = Runtimes.CLEANER.register(this, new Release(rt));
   }
 

@@ -30,10 +30,13 @@ import org.eclipse.jetty.server.Request;
  * thread-safe.
  *
  * <p>One claim check per (tenant, codec), opened on first use over the same store configuration, so
- * all share the process's one store set and reader. The body is read whole, bounded by {@code
- * claimcheck.write.max.bytes} (413 past it, from the declared length before reading, or while
- * reading a chunked body): streaming multipart check-in is not built yet. The check-in blocks a
- * thread of {@code executor} up to the write deadline; when none is free the answer is 503.
+ * all share the process's one store set and reader. A body within {@code
+ * claimcheck.write.max.bytes} is read whole and checked in as a packed claim; a longer one
+ * (declared, or a chunked body passing it), up to {@code claimcheck.stream.max.bytes}, is a
+ * streamed claim read on a check-in thread straight into one store (413 past the limit: from the
+ * declared length before reading, or once a chunked body passes it). A check-in blocks a thread of
+ * {@code executor} (up to the write deadline; a streamed one as long as its body takes); when none
+ * is free the answer is 503.
  */
 final class CheckIns implements AutoCloseable {
 

@@ -19,10 +19,13 @@ import org.eclipse.jetty.http.HttpHeader;
  * <p>Everything a ref alone decides is answered before any store request: its tenant against the
  * token (403), the read limit (413), {@code If-None-Match} (304: a claim never changes, so a
  * matching checksum means the caller holds these bytes), and a range against the claim's length
- * when the ref records it (416). A {@code Range} of an uncompressed claim is one ranged store read
- * of just those bytes ({@link ClaimCheck#redeemRange}: not verified, the checksum covers the whole
- * claim); anything else is redeemed whole (verified), bounded by {@code claimcheck.read.max.bytes},
- * and a range of a compressed claim is cut from it. {@code HEAD} transfers nothing: length and
+ * when the ref records it (416). A whole claim streams ({@link ClaimCheck#redeemStream}, {@link
+ * StreamedAnswer}: chunks through the reader, the end verified before the last piece goes out, the
+ * response aborted when it does not), bounded by {@code claimcheck.stream.max.bytes} for a streamed
+ * claim or a packed uncompressed one; a {@code Range} of an uncompressed claim is one ranged store
+ * read of just those bytes ({@link ClaimCheck#redeemRange}: not verified, the checksum covers the
+ * whole claim); a range of a packed compressed claim is cut from the whole claim, redeemed
+ * (verified) within {@code claimcheck.read.max.bytes}. {@code HEAD} transfers nothing: length and
  * checksum come from the ref, existence from {@link ClaimCheck#exists} (the cache, else a store
  * stat); only a compressed v1 ref, whose raw length is unknown, is redeemed for a HEAD.
  */

@@ -41,13 +41,24 @@ public final class StreamRedeemer {
   private final int chunkBytes;
   private final int window;
 
-  /** Streams over {@code stores} through {@code reader}, of at most {@code maxBytes}. */
+  /**
+   * Streams over {@code stores} through {@code reader}, of at most {@code maxBytes}; {@code
+   * readMaxBytes} is the whole redeem's limit (a claim past it is chunked even if it fits a chunk).
+   */
   public StreamRedeemer(
-      ClaimStores stores, ClaimReader reader, Ticker ticker, Redeemer whole, long maxBytes) {
-    this(stores, reader, ticker, whole, maxBytes, CHUNK_BYTES, WINDOW);
+      ClaimStores stores,
+      ClaimReader reader,
+      Ticker ticker,
+      Redeemer whole,
+      long maxBytes,
+      long readMaxBytes) {
+    this(stores, reader, ticker, whole, maxBytes, Math.min(CHUNK_BYTES, readMaxBytes), WINDOW);
   }
 
-  /** As above, with {@code chunkBytes} per chunk and {@code window} chunks ahead (tests). */
+  /**
+   * As above, with {@code chunkBytes} per chunk (at most the whole redeem's limit) and {@code
+   * window} chunks ahead (tests).
+   */
   public StreamRedeemer(
       ClaimStores stores,
       ClaimReader reader,
