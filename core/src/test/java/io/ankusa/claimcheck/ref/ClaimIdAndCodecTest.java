@@ -60,8 +60,18 @@ class ClaimIdAndCodecTest {
         .isThrownBy(() -> new ClaimRef(0, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("version 0");
     assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ClaimRef(4, t, id, 0, 1, 0, Codec.NONE))
+        .withMessageContaining("version 4");
+    // Version 3 (a streamed claim) records its raw length, and is the whole object.
+    assertThatIllegalArgumentException()
         .isThrownBy(() -> new ClaimRef(3, t, id, 0, 1, 0, Codec.NONE))
-        .withMessageContaining("version 3");
+        .withMessageContaining("records its raw length");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ClaimRef(3, t, id, 42, 1, 0, Codec.NONE, 1))
+        .withMessageContaining("whole object");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ClaimRef(1, t, id, 0, 1L << 31, 0, Codec.NONE))
+        .withMessageContaining("at most");
     assertThatIllegalArgumentException()
         .isThrownBy(() -> new ClaimRef(2, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("records its raw length");

@@ -52,7 +52,8 @@ public final class StreamRedeemer {
       Redeemer whole,
       long maxBytes,
       long readMaxBytes) {
-    this(stores, reader, ticker, whole, maxBytes, Math.min(CHUNK_BYTES, readMaxBytes), WINDOW);
+    this(
+        stores, reader, ticker, whole, maxBytes, (int) Math.min(CHUNK_BYTES, readMaxBytes), WINDOW);
   }
 
   /**
