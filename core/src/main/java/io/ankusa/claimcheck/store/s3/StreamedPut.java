@@ -117,6 +117,37 @@ final class StreamedPut {
     Semaphore slots = new Semaphore(inFlight);
     AtomicReference<Throwable> failed = new AtomicReference<>();
     List<CompletableFuture<CompletedPart>> parts = new ArrayList<>();
+    try {
+      return uploadParts(uploadId, first, source, length, partSize, slots, failed, parts);
+    } catch (IOException | RuntimeException | Error e) {
+      settle(parts); // an abort must come after the parts in flight, or one may outlive it
+      throw e;
+    }
+  }
+
+  /** Waits (bounded) until every part started has succeeded or failed. */
+  private void settle(List<CompletableFuture<CompletedPart>> parts) {
+    try {
+      CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+          .handle((v, t) -> null)
+          .get(timeout.toMillis() + 1000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // bounded: the abort goes ahead
+    }
+  }
+
+  private long uploadParts(
+      String uploadId,
+      byte[] first,
+      InputStream source,
+      long length,
+      int partSize,
+      Semaphore slots,
+      AtomicReference<Throwable> failed,
+      List<CompletableFuture<CompletedPart>> parts)
+      throws IOException {
     long total = 0;
     byte[] part = first;
     while (part.length > 0) {
