@@ -2,7 +2,11 @@ package io.ankusa.claimcheck;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.ref.Codec;
 import io.ankusa.claimcheck.time.Ticker;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -56,6 +60,42 @@ public interface ClaimCheck extends AutoCloseable {
   List<ClaimRef> checkInAll(List<byte[]> values);
 
   /**
+   * Checks {@code length} bytes of {@code source} in as one <b>streamed claim</b> (or all of it up
+   * to its end, when {@code length} is -1), compressed with zstd when {@code
+   * claimcheck.compression.type} is {@code zstd} and stored as it is otherwise, and returns its ref
+   * once a store durably holds the whole claim; see {@link #checkIn(InputStream, long, Codec)}.
+   */
+  default ClaimRef checkIn(InputStream source, long length) throws IOException {
+    String configured = config().getString(ClaimCheckConfig.COMPRESSION_TYPE);
+    return checkIn(source, length, "zstd".equalsIgnoreCase(configured) ? Codec.ZSTD : Codec.NONE);
+  }
+
+  /**
+   * Checks {@code length} bytes of {@code source} in as one streamed claim stored as {@code codec}
+   * ({@code NONE} or {@code ZSTD}: the codecs streamed), blocking while the calling thread reads
+   * {@code source} and one store takes it (an S3 multipart upload, a few parts in memory at once,
+   * however long the claim), and returns its ref once the store durably holds the whole claim. The
+   * ref ({@link ClaimRef#isStreamed() streamed}, version 4) carries the stored length and the
+   * CRC32C computed on the way; readers older than this library answer it {@code UNAVAILABLE}
+   * ("upgrade the reader"). The claim may be up to {@code claimcheck.stream.max.bytes}; past it,
+   * {@code REFUSED} (before any store request when {@code length} says so) and nothing stays
+   * stored. The stores are tried in write order only until one has read from {@code source}.
+   * Streamed claims are not encrypted: where the tenant's claims are ({@code
+   * claimcheck.encryption.kek}), this is {@code REFUSED} before anything is read.
+   *
+   * @throws IOException when reading {@code source} failed, or it ended before {@code length}
+   * @throws ClaimCheckFailure {@code REFUSED} past the limit or where claims are encrypted, {@code
+   *     UNAVAILABLE} when no store took it (retriable: check the claim in again from its start)
+   * @throws IllegalArgumentException for an empty claim, or a codec other than NONE and ZSTD
+   */
+  default ClaimRef checkIn(InputStream source, long length, Codec codec) throws IOException {
+    throw new ClaimCheckFailure(
+        ClaimCheckFailure.Reason.UNAVAILABLE,
+        "this claim check cannot check streamed claims in",
+        null);
+  }
+
+  /**
    * Redeems {@code ref}: reads its bytes through the shared reader by the absolute {@code
    * deadlineNanos} (on {@link #ticker()}), verifies length and checksum, and decompresses. The
    * returned array is the caller's own.
@@ -89,6 +129,23 @@ public interface ClaimCheck extends AutoCloseable {
               }
               return java.util.Arrays.copyOfRange(b, (int) offset, (int) (offset + length));
             });
+  }
+
+  /**
+   * Redeems {@code ref}'s claim as a stream of its raw bytes, for a ref of either kind (a streamed
+   * claim's, or a packed one's), where every chunk has {@code chunkDeadline} from when it is asked
+   * for; never blocks. Chunks are ranged store reads through the shared reader (coalescing, the
+   * AIMD limit, retries, breakers and failover apply, per chunk), read a few ahead and decompressed
+   * as they come, so memory is a few chunks whatever the claim's length; they are not cached. A
+   * claim of at most one chunk, and a packed compressed claim, is one verified whole redeem
+   * (cached), served from memory. The checksum covers the whole claim, so it is verified at the
+   * end: a claim that does not verify fails the last read with {@code CORRUPT} (after a second look
+   * straight at the store) or {@code UNAVAILABLE} — never a silent wrong end. The claim may be up
+   * to {@code claimcheck.stream.max.bytes}. The default redeems the claim whole.
+   */
+  default ClaimStream redeemStream(ClaimRef ref, Duration chunkDeadline) {
+    return ClaimStream.of(
+        redeem(ref, ticker().read() + chunkDeadline.toNanos()), ref.rawLength(), chunkDeadline);
   }
 
   /**
@@ -167,6 +224,40 @@ public interface ClaimCheck extends AutoCloseable {
   /** Releases this handle; the last handle of a store configuration closes it. Idempotent. */
   @Override
   void close();
+
+  /**
+   * A redeemed claim's raw bytes as a stream ({@link ClaimCheck#redeemStream}): read it as an
+   * {@link InputStream} (blocking, each read at most a chunk's deadline), or chunk by chunk without
+   * blocking ({@link #nextChunk}) — one or the other, by one reader at a time. Its end is verified:
+   * a read that would end a claim that does not verify throws {@link ClaimCheckFailure} ({@code
+   * CORRUPT} or {@code UNAVAILABLE}) instead; every failure is a {@code ClaimCheckFailure} (an
+   * {@link Error} as itself). Close it to release its decoder.
+   */
+  abstract class ClaimStream extends InputStream {
+
+    /** For implementations of {@link ClaimCheck#redeemStream}. */
+    protected ClaimStream() {}
+
+    /** The claim's raw length as its ref records it; -1 when it does not (a v1 compressed ref). */
+    public abstract long length();
+
+    /**
+     * The next piece of the claim (at least one byte, the caller's own), or null at its verified
+     * end; completes exceptionally with a {@link ClaimCheckFailure}. Call again only once the
+     * previous future completed.
+     */
+    public abstract CompletableFuture<java.nio.ByteBuffer> nextChunk();
+
+    /** Stops reading and releases the decoder; fetches under way finish unobserved. Idempotent. */
+    @Override
+    public abstract void close();
+
+    /** A stream of {@code whole}'s bytes, the claim redeemed whole. */
+    static ClaimStream of(CompletableFuture<byte[]> whole, long length, Duration chunkDeadline) {
+      return new StreamedRedeem(
+          io.ankusa.claimcheck.internal.stream.ChunkSource.of(whole, length), chunkDeadline);
+    }
+  }
 
   /**
    * One claim fetched ahead of its redeem into the shared reader's cache and held there, never

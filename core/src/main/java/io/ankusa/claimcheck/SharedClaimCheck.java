@@ -10,13 +10,18 @@ import io.ankusa.claimcheck.internal.redeem.Admission;
 import io.ankusa.claimcheck.internal.redeem.Existence;
 import io.ankusa.claimcheck.internal.redeem.RangedRedeemer;
 import io.ankusa.claimcheck.internal.redeem.Redeemer;
+import io.ankusa.claimcheck.internal.stream.StreamCheckIns;
+import io.ankusa.claimcheck.internal.stream.StreamRedeemer;
 import io.ankusa.claimcheck.internal.write.CheckIns;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
 import io.ankusa.claimcheck.ref.Tenant;
 import io.ankusa.claimcheck.store.InlineCalls;
 import io.ankusa.claimcheck.time.Ticker;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.ref.Cleaner;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -40,6 +45,8 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
   private final Redeemer redeemer;
   private final RangedRedeemer ranges;
   private final Existence existence;
+  private final StreamCheckIns streamWriter;
+  private final StreamRedeemer streams;
   private final Cleaner.Cleanable release;
 
   /** A handle on {@code rt}, which must already count it (tests build runtimes of fakes). */
@@ -64,6 +71,23 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
     this.ranges =
         new RangedRedeemer(rt.stores, rt.reader, ticker, searchNanos, admission, redeemer);
     this.existence = new Existence(rt.stores, rt.reader, ticker, searchNanos, admission);
+    this.streamWriter =
+        new StreamCheckIns(
+            rt.stores,
+            rt.telemetry,
+            ticker,
+            Tenant.of(config.tenant()),
+            config.streamWriteMaxBytes(),
+            rt.encryption);
+    this.streams =
+        new StreamRedeemer(
+            rt.stores,
+            rt.reader,
+            ticker,
+            redeemer,
+            rt.encryption,
+            config.streamReadMaxBytes(),
+            config.readMaxBytes());
     this.release = Runtimes.CLEANER.register(this, new Release(rt));
   }
 
@@ -103,6 +127,20 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
   }
 
   @Override
+  public ClaimRef checkIn(InputStream source, long length, Codec codec) throws IOException {
+    try {
+      return streamWriter.checkIn(source, length, codec);
+    } catch (Failure f) {
+      throw Failures.of(f);
+    }
+  }
+
+  @Override
+  public ClaimStream redeemStream(ClaimRef ref, Duration chunkDeadline) {
+    return new StreamedRedeem(streams.open(ref, chunkDeadline.toNanos()), chunkDeadline);
+  }
+
+  @Override
   public CompletableFuture<byte[]> redeem(ClaimRef ref, long deadlineNanos) {
     return Failures.of(redeemer.redeem(ref, deadlineNanos));
   }
@@ -130,7 +168,8 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
   @Override
   public Prefetch prefetch(ClaimRef ref, Runnable onRead) {
     Objects.requireNonNull(onRead, "onRead");
-    return allows(ref.tenant().value())
+    // A streamed claim may be far larger than the cache: it is redeemed as a stream, never pinned.
+    return allows(ref.tenant().value()) && !ref.isStreamed()
         ? PinnedPrefetch.register(this, rt.reader, ref, onRead)
         : null;
   }

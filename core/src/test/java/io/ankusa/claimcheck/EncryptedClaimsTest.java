@@ -139,7 +139,7 @@ class EncryptedClaimsTest {
         byte[] stored = store().object(key(ref));
         assertThat(contains(stored, MARKER)).as("plaintext marker in the stored pack").isFalse();
         byte[] claim =
-            Arrays.copyOfRange(stored, (int) ref.offset(), (int) ref.offset() + ref.length());
+            Arrays.copyOfRange(stored, (int) ref.offset(), (int) ref.offset() + (int) ref.length());
         assertThat(Envelope.parse(claim).kekId()).isEqualTo(kek);
         if (!codec.equals("none")) {
           // Compressed, then encrypted: the envelope is far smaller than the value.
@@ -164,7 +164,7 @@ class EncryptedClaimsTest {
       ClaimRef r0 = refs.get(0);
       ClaimRef r1 = refs.get(1);
       byte[] claim1 =
-          Arrays.copyOfRange(stored, (int) r1.offset(), (int) r1.offset() + r1.length());
+          Arrays.copyOfRange(stored, (int) r1.offset(), (int) r1.offset() + (int) r1.length());
       ClaimRef swapped =
           ClaimRef.ofEncrypted(
               r0.tenant(),
@@ -190,7 +190,7 @@ class EncryptedClaimsTest {
       ClaimRef ref = cc.checkIn(marked(50_000));
       byte[] stored = store().object(key(ref));
       int off = (int) ref.offset();
-      byte[] claim = change.apply(Arrays.copyOfRange(stored, off, off + ref.length()));
+      byte[] claim = change.apply(Arrays.copyOfRange(stored, off, off + (int) ref.length()));
       byte[] pack = Arrays.copyOf(stored, off + claim.length);
       System.arraycopy(claim, 0, pack, off, claim.length);
       store().put(key(ref), pack, Duration.ofSeconds(1)).join();
@@ -248,7 +248,7 @@ class EncryptedClaimsTest {
       ClaimRef ref = cc.checkIn(marked(20_000));
       byte[] stored = store().object(key(ref));
       byte[] claim =
-          Arrays.copyOfRange(stored, (int) ref.offset(), (int) ref.offset() + ref.length());
+          Arrays.copyOfRange(stored, (int) ref.offset(), (int) ref.offset() + (int) ref.length());
       // Under another tenant, the same pack id.
       store().put("evil/" + ref.packId().hex(), stored, Duration.ofSeconds(1)).join();
       ClaimRef evil = forged(ref, "evil", ref.packId(), claim);
@@ -309,7 +309,8 @@ class EncryptedClaimsTest {
       ClaimRef after = r.checkIn(marked(10_000));
       byte[] stored = store().object(key(after));
       byte[] claim =
-          Arrays.copyOfRange(stored, (int) after.offset(), (int) after.offset() + after.length());
+          Arrays.copyOfRange(
+              stored, (int) after.offset(), (int) after.offset() + (int) after.length());
       assertThat(Envelope.parse(claim).kekId()).isEqualTo(fresh);
     }
   }

@@ -38,10 +38,11 @@ final class Rules {
    * another, none used by core; the collector on core, used by the CLI alone; then core's rooms:
    * the facade ({@code ClaimCheck} and its package-private implementation, with the shared runtimes
    * of {@code internal}) over the writer ({@code internal.write}) and the redeemer ({@code
-   * internal.redeem}), which never use each other, over the engine's parts (placement, reader,
-   * cache, breakers, backoff, telemetry, compression, the pack format, failures, wire fields) and
-   * the store SPI with its stores; the ref model and the clock at the bottom, using none of them.
-   * (The surfaces' arrow into core's internals is {@link #noInternalsOutsideCore}'s.)
+   * internal.redeem}), which never use each other (the streamed claims, {@code internal.stream},
+   * over the redeemer), over the engine's parts (placement, reader, cache, breakers, backoff,
+   * telemetry, compression, the pack format, failures, wire fields) and the store SPI with its
+   * stores; the ref model and the clock at the bottom, using none of them. (The surfaces' arrow
+   * into core's internals is {@link #noInternalsOutsideCore}'s.)
    */
   static ArchRule layers() {
     return layeredArchitecture()
@@ -58,6 +59,8 @@ final class Rules {
         .definedBy(ROOT + ".internal.write..")
         .layer("Redeemer")
         .definedBy(ROOT + ".internal.redeem..")
+        .layer("Streams")
+        .definedBy(ROOT + ".internal.stream..")
         .layer("Parts")
         .definedBy(
             ROOT + ".internal.placement..",
@@ -94,9 +97,11 @@ final class Rules {
         .whereLayer("Writer")
         .mayOnlyBeAccessedByLayers("Facade")
         .whereLayer("Redeemer")
+        .mayOnlyBeAccessedByLayers("Facade", "Streams")
+        .whereLayer("Streams")
         .mayOnlyBeAccessedByLayers("Facade")
         .whereLayer("Parts")
-        .mayOnlyBeAccessedByLayers("Facade", "Writer", "Redeemer", "Config")
+        .mayOnlyBeAccessedByLayers("Facade", "Writer", "Redeemer", "Streams", "Config")
         .whereLayer("Collector")
         .mayOnlyBeAccessedByLayers("CLI")
         .whereLayer("Gateway")
@@ -109,7 +114,8 @@ final class Rules {
         .mayNotAccessAnyLayer()
         .as(
             "layers: Serde, Connect, CLI, Gateway apart (the collector for the CLI), over the facade, over"
-                + " the writer and the redeemer (apart), over the engine's parts and the store SPI,"
+                + " the writer and the redeemer (apart; the streams over the redeemer), over the"
+                + " engine's parts and the store SPI,"
                 + " over the ref model");
   }
 

@@ -117,7 +117,11 @@ final class InspectCommand implements Callable<Integer> {
             byte[] stored =
                 stores
                     .get(i)
-                    .getRange(k, r.offset(), r.length(), Duration.ofSeconds(30))
+                    .getRange(
+                        k,
+                        r.offset(),
+                        (int) Math.min(r.length(), Integer.MAX_VALUE - 8), // a v4 ref: long
+                        Duration.ofSeconds(30))
                     .get(31, TimeUnit.SECONDS);
             if (r.matches(stored)) {
               if (r.isEncrypted()) {

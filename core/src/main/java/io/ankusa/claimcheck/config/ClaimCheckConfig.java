@@ -75,6 +75,7 @@ public final class ClaimCheckConfig extends AbstractConfig {
   public static final String ENCRYPTION_DEK_MAX_AGE_MS = EncryptionKeys.DEK_MAX_AGE_MS;
   public static final String ENCRYPTION_CACHE_MAX_KEYS = EncryptionKeys.CACHE_MAX_KEYS;
   public static final String ENCRYPTION_CACHE_TTL_MS = EncryptionKeys.CACHE_TTL_MS;
+  public static final String STREAM_MAX_BYTES = "claimcheck.stream.max.bytes";
 
   /**
    * The default of {@link #READ_MAX_BYTES} and {@link #WRITE_MAX_BYTES}: 256 MiB. A consumer's heap
@@ -245,7 +246,32 @@ public final class ClaimCheckConfig extends AbstractConfig {
                           + "or below the consumers' "
                           + READ_MAX_BYTES
                           + ", or they will refuse what was "
-                          + "written (same default, 256 MiB).")));
+                          + "written (same default, 256 MiB).")
+                  .define(
+                      STREAM_MAX_BYTES,
+                      Type.LONG,
+                      -1L,
+                      ConfigDef.LambdaValidator.with(
+                          (name, value) -> {
+                            long v = value == null ? 0 : (Long) value;
+                            if (v != -1 && v < 1) {
+                              throw new ConfigException(
+                                  name, value, "must be -1 (the whole-claim limits) or at least 1");
+                            }
+                          },
+                          () -> "-1, or [1,...]"),
+                      MEDIUM,
+                      "The largest streamed claim (ClaimCheck's streamed check-in and redeem, the gateway's "
+                          + "POST and GET), stored or uncompressed: a streamed check-in past it fails (before "
+                          + "any store request when its length is declared), and a streamed redeem of a ref "
+                          + "past it is refused before any store request. A stream holds a few chunks in "
+                          + "memory, never the claim, so it may be far larger than the whole-claim limits. "
+                          + "Streamed claims are not encrypted: where a tenant's claims are encrypted, a "
+                          + "streamed check-in is refused. -1 (the default) applies "
+                          + WRITE_MAX_BYTES
+                          + " to streamed check-ins and "
+                          + READ_MAX_BYTES
+                          + " to streamed redeems, as for whole claims.")));
 
   /**
    * The {@code claimcheck.} keys that the Kafka surfaces read on top of {@link #CONFIG_DEF} (the
@@ -423,6 +449,24 @@ public final class ClaimCheckConfig extends AbstractConfig {
   /** The most bytes one redeem may allocate ({@value #READ_MAX_BYTES}); fits an array. */
   public int readMaxBytes() {
     return (int) (long) getLong(READ_MAX_BYTES);
+  }
+
+  /**
+   * The largest streamed claim one streamed check-in accepts ({@value #STREAM_MAX_BYTES}, else
+   * {@value #WRITE_MAX_BYTES}).
+   */
+  public long streamWriteMaxBytes() {
+    long v = getLong(STREAM_MAX_BYTES);
+    return v == -1 ? writeMaxBytes() : v;
+  }
+
+  /**
+   * The largest streamed claim one streamed redeem reads ({@value #STREAM_MAX_BYTES}, else {@value
+   * #READ_MAX_BYTES}).
+   */
+  public long streamReadMaxBytes() {
+    long v = getLong(STREAM_MAX_BYTES);
+    return v == -1 ? readMaxBytes() : v;
   }
 
   /** The largest value one check-in accepts ({@value #WRITE_MAX_BYTES}); fits an array. */

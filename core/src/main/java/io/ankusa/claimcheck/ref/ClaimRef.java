@@ -8,18 +8,23 @@ import java.util.zip.CRC32C;
  * and how the claim's stored bytes lie in its pack; immutable and thread-safe.
  *
  * <p>A ref names no store: a read searches them. {@link RefCodec} writes it in at most {@value
- * RefCodec#MAX_V2_LENGTH} bytes.
+ * RefCodec#MAX_V4_LENGTH} bytes.
  *
  * <p>Version 1 records the stored bytes only; version 2 adds the claim's uncompressed length, so a
  * reader bounds its allocation before inflating. Writers use version 2 only for compressed claims
- * ({@link #of(Tenant, ClaimId, long, int, int, Codec, int)}): an uncompressed claim's raw length is
- * its stored length, and its ref stays readable by readers that know version 1 only.
+ * ({@link #of(Tenant, ClaimId, long, long, int, Codec, long)}): an uncompressed claim's raw length
+ * is its stored length, and its ref stays readable by readers that know version 1 only.
  *
  * <p>Version 3 ({@link #ENCRYPTED_VERSION}) has version 2's body and says the stored bytes are an
  * encrypted envelope (issue 19): its {@code length} and {@code checksum} are of the envelope, its
  * {@code rawLength} the claim's decrypted, uncompressed length, at any codec. A reader that knows
  * versions 1-2 only answers "upgrade the reader" for it, never the ciphertext as the value; a
  * ranged redeem of it reads and decrypts the whole claim.
+ *
+ * <p>Version 4 ({@link #STREAMED_VERSION}) is a streamed claim ({@link #streamed}): the whole
+ * object is its stored bytes (offset 0, index 0), and its lengths are 64-bit, so a claim may pass 2
+ * GiB; versions 1 to 3 record lengths of at most {@link Integer#MAX_VALUE}. Streamed claims are
+ * never encrypted (a streamed check-in is refused where the tenant's claims are encrypted).
  *
  * @param version the ref format version this ref is written in, 1..{@link #CURRENT_VERSION}
  * @param tenant the claim's owner
@@ -37,25 +42,28 @@ public record ClaimRef(
     Tenant tenant,
     ClaimId claimId,
     long offset,
-    int length,
+    long length,
     int checksum,
     Codec codec,
-    int rawLength) {
+    long rawLength) {
 
   /** The newest ref format version this library reads and writes. */
-  public static final int CURRENT_VERSION = 2;
+  public static final int CURRENT_VERSION = 4;
 
   /** The version of a ref to an encrypted claim: version 2's body, the envelope's bytes stored. */
   public static final int ENCRYPTED_VERSION = 3;
+
+  /** The ref version of a streamed claim: a one-claim object of its stored bytes alone. */
+  public static final int STREAMED_VERSION = 4;
 
   /** The {@link #rawLength()} of a compressed version-1 ref, which does not record it. */
   public static final int UNKNOWN_RAW_LENGTH = -1;
 
   /** Validates the fields; throws {@link IllegalArgumentException} naming the bad one. */
   public ClaimRef {
-    if (version < 1 || version > ENCRYPTED_VERSION) {
+    if (version < 1 || version > CURRENT_VERSION) {
       throw new IllegalArgumentException(
-          "ref version " + version + " is outside 1.." + ENCRYPTED_VERSION);
+          "ref version " + version + " is outside 1.." + CURRENT_VERSION);
     }
     Objects.requireNonNull(tenant, "tenant");
     Objects.requireNonNull(claimId, "claimId");
@@ -65,6 +73,18 @@ public record ClaimRef(
     }
     if (length < 1) {
       throw new IllegalArgumentException("ref length " + length + " is not positive");
+    }
+    if (version < STREAMED_VERSION
+        && (length > Integer.MAX_VALUE || rawLength > Integer.MAX_VALUE)) {
+      throw new IllegalArgumentException(
+          "a version-" + version + " ref records lengths of at most " + Integer.MAX_VALUE);
+    }
+    if (version == STREAMED_VERSION && (offset != 0 || claimId.index() != 0)) {
+      throw new IllegalArgumentException(
+          "a streamed claim is the whole object: offset 0, index 0, not "
+              + offset
+              + ", "
+              + claimId.index());
     }
     if (offset > Long.MAX_VALUE - length) {
       throw new IllegalArgumentException(
@@ -96,7 +116,7 @@ public record ClaimRef(
       Tenant tenant,
       ClaimId claimId,
       long offset,
-      int length,
+      long length,
       int checksum,
       Codec codec) {
     this(
@@ -118,10 +138,10 @@ public record ClaimRef(
       Tenant tenant,
       ClaimId claimId,
       long offset,
-      int length,
+      long length,
       int checksum,
       Codec codec,
-      int rawLength) {
+      long rawLength) {
     int version = Objects.requireNonNull(codec, "codec") == Codec.NONE ? 1 : 2;
     return new ClaimRef(version, tenant, claimId, offset, length, checksum, codec, rawLength);
   }
@@ -135,10 +155,10 @@ public record ClaimRef(
       Tenant tenant,
       ClaimId claimId,
       long offset,
-      int length,
+      long length,
       int checksum,
       Codec codec,
-      int rawLength) {
+      long rawLength) {
     return new ClaimRef(
         ENCRYPTED_VERSION, tenant, claimId, offset, length, checksum, codec, rawLength);
   }
@@ -150,8 +170,27 @@ public record ClaimRef(
 
   /** Returns a version-1 ref (whose raw length is unknown when {@code codec} compresses). */
   public static ClaimRef of(
-      Tenant tenant, ClaimId claimId, long offset, int length, int checksum, Codec codec) {
+      Tenant tenant, ClaimId claimId, long offset, long length, int checksum, Codec codec) {
     return new ClaimRef(1, tenant, claimId, offset, length, checksum, codec);
+  }
+
+  /**
+   * Returns the ref of a streamed claim (version {@value #STREAMED_VERSION}): the whole object of
+   * pack {@code pack} holds its {@code length} stored bytes, whose CRC32C is {@code checksum}, and
+   * {@code rawLength} bytes once decompressed with {@code codec}.
+   */
+  public static ClaimRef streamed(
+      Tenant tenant, PackId pack, long length, int checksum, Codec codec, long rawLength) {
+    return new ClaimRef(
+        STREAMED_VERSION, tenant, new ClaimId(pack, 0), 0, length, checksum, codec, rawLength);
+  }
+
+  /**
+   * Whether this is a streamed claim's ref (version {@value #STREAMED_VERSION}): its object holds
+   * the claim's stored bytes alone, written by a streamed check-in.
+   */
+  public boolean isStreamed() {
+    return version == STREAMED_VERSION;
   }
 
   /** Returns the pack holding the claim. */
@@ -177,8 +216,8 @@ public record ClaimRef(
     return rawLength != UNKNOWN_RAW_LENGTH;
   }
 
-  private static int v1RawLength(int version, Codec codec, int length) {
-    if (version >= 2 && version <= ENCRYPTED_VERSION) {
+  private static long v1RawLength(int version, Codec codec, long length) {
+    if (version >= 2 && version <= CURRENT_VERSION) {
       throw new IllegalArgumentException(
           "a version-" + version + " ref records its raw length: pass it");
     }

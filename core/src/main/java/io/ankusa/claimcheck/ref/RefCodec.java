@@ -24,8 +24,10 @@ import java.util.zip.CRC32;
  * written decodes. Version 1's body: tenant length (1), tenant ASCII, pack id (8), claim index (2,
  * unsigned), offset (8), length (4), checksum (4), codec id (1) — all big-endian. Version 2's body
  * is version 1's followed by the claim's uncompressed length (4); it is written for compressed
- * claims only (see {@link ClaimRef#of(Tenant, ClaimId, long, int, int, Codec, int)}). Version 3 has
- * version 2's body and marks an encrypted claim ({@link ClaimRef#ENCRYPTED_VERSION}).
+ * claims only (see {@link ClaimRef#of(Tenant, ClaimId, long, long, int, Codec, long)}). Version 3
+ * has version 2's body and marks an encrypted claim ({@link ClaimRef#ENCRYPTED_VERSION}). Version
+ * 4's body is a streamed claim's (see {@link RefV4}): tenant length (1), tenant, pack id (8),
+ * stored length (8), checksum (4), codec id (1), raw length (8); no index, no offset.
  *
  * <p>A ref this library cannot read because it is newer — an unknown version, or an unknown codec
  * in an intact ref — fails with {@link Reason#UNKNOWN_VERSION} or {@link Reason#UNKNOWN_CODEC} and
@@ -52,8 +54,13 @@ public final class RefCodec {
   /** The length of the longest version-1 ref (a {@value Tenant#MAX_LENGTH}-character tenant). */
   public static final int MAX_V1_LENGTH = FRAME_HEAD + RefV1.MAX_BODY + FRAME_TAIL;
 
-  /** The length of the longest version-2 (or version-3) ref, the longest this library writes. */
+  /** The length of the longest version-2 (or version-3) ref, the longest ref of a packed claim. */
   public static final int MAX_V2_LENGTH = FRAME_HEAD + RefV2.MAX_BODY + FRAME_TAIL;
+
+  /**
+   * The length of the longest version-4 ref (a streamed claim's), the longest this library writes.
+   */
+  public static final int MAX_V4_LENGTH = FRAME_HEAD + RefV4.MAX_BODY + FRAME_TAIL;
 
   private RefCodec() {}
 
@@ -64,6 +71,7 @@ public final class RefCodec {
         switch (ref.version()) {
           case 1 -> RefV1.write(ref);
           case 2, ClaimRef.ENCRYPTED_VERSION -> RefV2.write(ref);
+          case ClaimRef.STREAMED_VERSION -> RefV4.write(ref);
           default ->
               throw new IllegalArgumentException("no writer for ref version " + ref.version());
         };
@@ -121,13 +129,14 @@ public final class RefCodec {
       case 2 -> RefV2.read(bytes, FRAME_HEAD, bodyLength);
       case ClaimRef.ENCRYPTED_VERSION ->
           RefV2.read(bytes, FRAME_HEAD, bodyLength, ClaimRef.ENCRYPTED_VERSION);
+      case ClaimRef.STREAMED_VERSION -> RefV4.read(bytes, FRAME_HEAD, bodyLength);
       default ->
           throw new MalformedRefException(
               Reason.UNKNOWN_VERSION,
               "ref version "
                   + version
                   + " is unknown (this library reads 1.."
-                  + ClaimRef.ENCRYPTED_VERSION
+                  + ClaimRef.CURRENT_VERSION
                   + "): upgrade the reader to a version that reads ref"
                   + " version "
                   + version);

@@ -62,7 +62,7 @@ final class RefV1 {
     at += 2;
     fields.putLong(at, ref.offset());
     at += 8;
-    fields.putInt(at, ref.length());
+    fields.putInt(at, (int) ref.length()); // at most Integer.MAX_VALUE below version 4
     at += 4;
     fields.putInt(at, ref.checksum());
     at += 4;

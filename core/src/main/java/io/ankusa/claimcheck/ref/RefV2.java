@@ -23,7 +23,7 @@ final class RefV2 {
 
   static byte[] write(ClaimRef ref) {
     byte[] b = RefV1.writeCommon(ref, EXTRA);
-    ByteBuffer.wrap(b).putInt(b.length - EXTRA, ref.rawLength());
+    ByteBuffer.wrap(b).putInt(b.length - EXTRA, (int) ref.rawLength()); // validated to fit
     return b;
   }
 

@@ -1,5 +1,7 @@
 package io.ankusa.claimcheck.store;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,6 +50,36 @@ public interface ClaimStore extends AutoCloseable {
             StoreException.Kind.UNAVAILABLE,
             describe() + " cannot rewrite an object (ClaimStore.put is not implemented)"));
   }
+
+  /**
+   * Writes the bytes {@code source} yields under {@code key} only if nothing is there yet — exactly
+   * {@code length} of them, or all up to its end when {@code length} is {@link #UNKNOWN_LENGTH} —
+   * and returns how many it wrote once the store durably holds them; {@link
+   * StoreException.Kind#ALREADY_EXISTS} when an object already exists under {@code key}, which is
+   * then left untouched. Unlike every other operation this one <b>blocks</b>: the calling thread
+   * reads {@code source} (a stream has no other pace) while the store writes what it read, holding
+   * only a bounded number of bytes at once (a few parts of a multipart upload, a file buffer),
+   * whatever the length. Each request the store makes is bounded by {@code requestTimeout}; the
+   * whole write takes as long as {@code source} takes. A write that fails leaves no object under
+   * {@code key} (and, for S3, aborts its multipart upload).
+   *
+   * <p>The default throws {@code UNAVAILABLE} ("cannot stream") without reading {@code source}, so
+   * a store that does not implement it keeps compiling, and a streamed check-in goes to another
+   * store.
+   *
+   * @throws IOException when reading {@code source} failed, or it ended before {@code length} bytes
+   *     ({@link java.io.EOFException}); nothing is then left under {@code key}
+   * @throws StoreException for every failure of the store
+   */
+  default long putStreamIfAbsent(
+      String key, InputStream source, long length, Duration requestTimeout) throws IOException {
+    throw new StoreException(
+        StoreException.Kind.UNAVAILABLE,
+        describe() + " cannot stream a write (ClaimStore.putStreamIfAbsent is not implemented)");
+  }
+
+  /** The {@code length} of {@link #putStreamIfAbsent} that means "up to the source's end". */
+  long UNKNOWN_LENGTH = -1;
 
   /**
    * Reads at most {@code length} bytes of the object under {@code key} starting at {@code offset};

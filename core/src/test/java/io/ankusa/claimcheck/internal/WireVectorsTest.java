@@ -109,6 +109,35 @@ class WireVectorsTest {
               Codec.ZSTD,
               9_000));
 
+  /** The streamed claims' refs of the vectors (version 4: 64-bit lengths, a whole object). */
+  static final List<ClaimRef> STREAMED =
+      List.of(
+          ClaimRef.streamed(
+              Tenant.of("acme"),
+              new io.ankusa.claimcheck.ref.PackId(0x0123456789abcdefL),
+              2_147_483_648L,
+              0x1cdf4421,
+              Codec.NONE,
+              2_147_483_648L),
+          ClaimRef.streamed(
+              Tenant.of("media.eu"),
+              new io.ankusa.claimcheck.ref.PackId(0xfedcba9876543210L),
+              1_000_000_007L,
+              0xcafef00d,
+              Codec.ZSTD,
+              5_368_709_120L));
+
+  @Test
+  void everyStreamedRefVectorDecodesToTheRefItWasWrittenFrom() {
+    for (ClaimRef ref : STREAMED) {
+      byte[] bytes = RefCodec.encode(ref);
+      assertThat(bytes.length).isLessThanOrEqualTo(RefCodec.MAX_V4_LENGTH);
+      assertThat(RefCodec.isRef(bytes)).as("%s", ref).isTrue();
+      assertThat(RefCodec.decode(bytes)).isEqualTo(ref);
+      assertThat(RefFields.carriesRef(false, bytes)).isTrue();
+    }
+  }
+
   @Test
   void everyRefVectorDecodesToTheRefItWasWrittenFrom() {
     for (ClaimRef ref : REFS) {
@@ -144,7 +173,7 @@ class WireVectorsTest {
     // The pack's compressed bytes depend on the zlib of the JDK that wrote them, so a check reads
     // them from the file (and render() proves each inflates to the payload it states).
     byte[] pack = write ? WireVectors.freshPack() : packOf(committed);
-    String rendered = WireVectors.render(REFS, nonRefs(), pack);
+    String rendered = WireVectors.render(REFS, STREAMED, nonRefs(), pack);
     if (write) {
       Files.writeString(FILE, rendered, StandardCharsets.UTF_8);
       committed = Files.readString(FILE, StandardCharsets.UTF_8);
@@ -158,7 +187,8 @@ class WireVectorsTest {
 
   @Test
   void aFreshPackOfEveryCodecRendersToo() {
-    assertThat(WireVectors.render(REFS, nonRefs(), WireVectors.freshPack())).contains("\"zstd\"");
+    assertThat(WireVectors.render(REFS, STREAMED, nonRefs(), WireVectors.freshPack()))
+        .contains("\"zstd\"");
   }
 
   static List<NonRef> nonRefs() {
@@ -180,7 +210,7 @@ class WireVectorsTest {
         new NonRef("trailing_bytes: a payload that starts with a ref", concat(good, new byte[100])),
         new NonRef("bad_crc: the CRC32 damaged", badCrc),
         new NonRef("bad_crc: a body byte damaged", badBody),
-        new NonRef("unknown_version: an intact frame of version 4", frame(4, v1)),
+        new NonRef("unknown_version: an intact frame of version 5", frame(5, v1)),
         new NonRef("unknown_version: an intact frame of version 0", frame(0, v1)),
         new NonRef(
             "unknown_codec: an intact ref naming codec id 5",

@@ -60,14 +60,27 @@ class ClaimIdAndCodecTest {
         .isThrownBy(() -> new ClaimRef(0, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("version 0");
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> new ClaimRef(4, t, id, 0, 1, 0, Codec.NONE))
-        .withMessageContaining("version 4");
+        .isThrownBy(() -> new ClaimRef(5, t, id, 0, 1, 0, Codec.NONE))
+        .withMessageContaining("version 5");
     assertThatIllegalArgumentException()
         .isThrownBy(() -> new ClaimRef(3, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("records its raw length");
     // Version 3 (encrypted): the stored envelope is longer than the claim, at any codec.
     assertThat(ClaimRef.ofEncrypted(t, id, 0, 100, 0, Codec.NONE, 40).isEncrypted()).isTrue();
     assertThat(ClaimRef.of(t, id, 0, 100, 0, Codec.NONE).isEncrypted()).isFalse();
+    // Version 4 (a streamed claim) records its raw length, and is the whole object.
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ClaimRef(4, t, id, 0, 1, 0, Codec.NONE))
+        .withMessageContaining("records its raw length");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ClaimRef(4, t, id, 42, 1, 0, Codec.NONE, 1))
+        .withMessageContaining("whole object");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new ClaimRef(1, t, id, 0, 1L << 31, 0, Codec.NONE))
+        .withMessageContaining("at most");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> ClaimRef.ofEncrypted(t, id, 0, 1L << 31, 0, Codec.NONE, 40))
+        .withMessageContaining("at most");
     assertThatIllegalArgumentException()
         .isThrownBy(() -> new ClaimRef(2, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("records its raw length");

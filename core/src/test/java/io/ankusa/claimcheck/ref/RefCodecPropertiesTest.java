@@ -46,7 +46,7 @@ class RefCodecPropertiesTest {
     if (outcome instanceof MalformedRefException e) {
       assertThat(e.reason()).isNotIn(FRAME_REASONS);
       assertThat(e.reason() == Reason.UNKNOWN_VERSION)
-          .isEqualTo(version < 1 || version > ClaimRef.ENCRYPTED_VERSION);
+          .isEqualTo(version < 1 || version > ClaimRef.CURRENT_VERSION);
     }
   }
 
@@ -82,13 +82,26 @@ class RefCodecPropertiesTest {
   @Property
   void validRefsRoundTrip(@ForAll("refs") ClaimRef ref) {
     byte[] bytes = RefCodec.encode(ref);
-    assertThat(bytes.length).isLessThanOrEqualTo(RefCodec.MAX_V2_LENGTH);
+    assertThat(bytes.length)
+        .isLessThanOrEqualTo(ref.isStreamed() ? RefCodec.MAX_V4_LENGTH : RefCodec.MAX_V2_LENGTH);
     assertThat(RefCodec.decode(bytes)).isEqualTo(ref);
   }
 
+  /** Refs of every version: packed (v1, v2, v3 encrypted) and streamed (v4, 64-bit lengths). */
   @Provide
   Arbitrary<ClaimRef> refs() {
-    return Arbitraries.longs().map(seed -> Fixtures.ref(new Random(seed)));
+    return Arbitraries.longs()
+        .map(seed -> seed % 3 == 0 ? streamed(new Random(seed)) : Fixtures.ref(new Random(seed)));
+  }
+
+  /** A streamed claim's ref of random fields, lengths anywhere in 64 bits. */
+  static ClaimRef streamed(Random r) {
+    Codec codec = r.nextBoolean() ? Codec.NONE : Codec.values()[r.nextInt(Codec.values().length)];
+    long length = 1 + (r.nextLong() >>> (1 + r.nextInt(63)));
+    long raw = codec == Codec.NONE ? length : r.nextLong() >>> (1 + r.nextInt(63));
+    String tenant = "t" + Long.toString(r.nextLong() >>> 1, 36).substring(0, 1 + r.nextInt(6));
+    return ClaimRef.streamed(
+        Tenant.of(tenant), new PackId(r.nextLong()), length, r.nextInt(), codec, raw);
   }
 
   /**

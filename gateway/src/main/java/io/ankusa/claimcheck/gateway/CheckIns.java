@@ -7,6 +7,10 @@ import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
 import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.time.Ticker;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -17,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 
 /**
@@ -25,10 +30,13 @@ import org.eclipse.jetty.server.Request;
  * thread-safe.
  *
  * <p>One claim check per (tenant, codec), opened on first use over the same store configuration, so
- * all share the process's one store set and reader. The body is read whole, bounded by {@code
- * claimcheck.write.max.bytes} (413 past it, from the declared length before reading, or while
- * reading a chunked body): streaming multipart check-in is not built yet. The check-in blocks a
- * thread of {@code executor} up to the write deadline; when none is free the answer is 503.
+ * all share the process's one store set and reader. A body within {@code
+ * claimcheck.write.max.bytes} is read whole and checked in as a packed claim; a longer one
+ * (declared, or a chunked body passing it), up to {@code claimcheck.stream.max.bytes}, is a
+ * streamed claim read on a check-in thread straight into one store (413 past the limit: from the
+ * declared length before reading, or once a chunked body passes it). A check-in blocks a thread of
+ * {@code executor} (up to the write deadline; a streamed one as long as its body takes); when none
+ * is free the answer is 503.
  */
 final class CheckIns implements AutoCloseable {
 
@@ -39,6 +47,7 @@ final class CheckIns implements AutoCloseable {
   private final Ticker ticker;
   private final Executor executor;
   private final int writeMaxBytes;
+  private final long streamMaxBytes;
   private final Map<Key, ClaimCheck> writers = new ConcurrentHashMap<>();
 
   CheckIns(ClaimCheckConfig base, Object registry, Ticker ticker, Executor executor) {
@@ -47,6 +56,7 @@ final class CheckIns implements AutoCloseable {
     this.ticker = ticker;
     this.executor = executor;
     this.writeMaxBytes = base.writeMaxBytes();
+    this.streamMaxBytes = Math.max(writeMaxBytes, base.streamWriteMaxBytes());
   }
 
   void checkIn(Exchange x, Grant grant) {
@@ -68,7 +78,7 @@ final class CheckIns implements AutoCloseable {
       return;
     }
     long declared = x.request().getLength();
-    if (declared > writeMaxBytes) {
+    if (declared > streamMaxBytes) {
       x.problem(tooLarge(grant, declared + " bytes"));
       return;
     }
@@ -76,6 +86,21 @@ final class CheckIns implements AutoCloseable {
       x.problem(
           new Problem(
               400, "BAD_REQUEST", "an empty payload is never checked in", grant.tenant(), null));
+      return;
+    }
+    if (declared > writeMaxBytes || (declared < 0 && streamMaxBytes > writeMaxBytes)) {
+      // Larger than a whole check-in takes (or perhaps, chunked): streamed on a check-in thread.
+      try {
+        executor.execute(() -> streamed(x, grant, codec, declared));
+      } catch (RejectedExecutionException full) {
+        x.problem(
+            new Problem(
+                503,
+                "UNAVAILABLE",
+                "overloaded: every check-in thread is busy",
+                grant.tenant(),
+                null));
+      }
       return;
     }
     BoundedBody.read(x.request(), writeMaxBytes, declared)
@@ -107,6 +132,57 @@ final class CheckIns implements AutoCloseable {
             });
   }
 
+  /**
+   * Checks a body in that may pass the whole-claim limit, reading it on this (check-in) thread: a
+   * chunked body that ends within {@code claimcheck.write.max.bytes} is an ordinary check-in (a v1
+   * or v2 ref, as the serializer's); a longer one — or one declared longer — is a streamed claim
+   * (zstd when asked for, else stored as it is), up to {@code claimcheck.stream.max.bytes}.
+   */
+  private void streamed(Exchange x, Grant grant, Codec codec, long declared) {
+    InputStream body = Content.Source.asInputStream(x.request());
+    ClaimRef ref;
+    try {
+      if (declared < 0) {
+        byte[] head = body.readNBytes(writeMaxBytes + 1);
+        if (head.length <= writeMaxBytes) {
+          if (head.length == 0) {
+            x.problem(
+                new Problem(
+                    400,
+                    "BAD_REQUEST",
+                    "an empty payload is never checked in",
+                    grant.tenant(),
+                    null));
+          } else {
+            store(x, grant, codec, head);
+          }
+          return;
+        }
+        body = new SequenceInputStream(new ByteArrayInputStream(head), body);
+      }
+      ref =
+          writer(grant.tenant(), codec)
+              .checkIn(body, declared, codec == Codec.ZSTD ? Codec.ZSTD : Codec.NONE);
+    } catch (ClaimCheckFailure f) {
+      Problem p = Problem.of(f, null);
+      x.problem(new Problem(p.status(), p.reason(), p.detail(), grant.tenant(), null));
+      return;
+    } catch (IOException | IllegalArgumentException e) {
+      x.problem(
+          new Problem(
+              400,
+              "BAD_REQUEST",
+              "the request body could not be read: " + e.getMessage(),
+              grant.tenant(),
+              null));
+      return;
+    } catch (RuntimeException e) {
+      x.problem(new Problem(503, "UNAVAILABLE", "check-in failed: " + e, grant.tenant(), null));
+      return;
+    }
+    created(x, ref);
+  }
+
   private void store(Exchange x, Grant grant, Codec codec, byte[] bytes) {
     ClaimRef ref;
     try {
@@ -119,6 +195,10 @@ final class CheckIns implements AutoCloseable {
       x.problem(new Problem(503, "UNAVAILABLE", "check-in failed: " + e, grant.tenant(), null));
       return;
     }
+    created(x, ref);
+  }
+
+  private void created(Exchange x, ClaimRef ref) {
     String b64 = RefPath.encode(ref);
     var h = x.response().getHeaders();
     h.put(HttpHeader.LOCATION, "/v1/claims/" + b64);
@@ -176,7 +256,10 @@ final class CheckIns implements AutoCloseable {
             + ClaimCheckConfig.WRITE_MAX_BYTES
             + " ("
             + writeMaxBytes
-            + "); this gateway reads a payload whole (streaming check-in is not built yet)",
+            + ")"
+            + (streamMaxBytes > writeMaxBytes
+                ? " and " + ClaimCheckConfig.STREAM_MAX_BYTES + " (" + streamMaxBytes + ")"
+                : ""),
         grant.tenant(),
         null);
   }

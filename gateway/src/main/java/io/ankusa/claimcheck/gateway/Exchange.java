@@ -95,6 +95,54 @@ final class Exchange {
     send(status, body, claimBytes);
   }
 
+  /**
+   * Starts a streamed answer of {@code status} (headers set by the caller first): true when this is
+   * the exchange's answer, after which only {@link #write}, {@link #end} and {@link #abort} follow.
+   */
+  boolean begin(int status) {
+    if (!answered.compareAndSet(false, true)) {
+      return false;
+    }
+    response.setStatus(status);
+    metrics.request(route, status);
+    return true;
+  }
+
+  /** Writes one piece of a streamed answer; {@code then} runs once Jetty took it. */
+  void write(ByteBuffer piece, Callback then) {
+    response.write(false, piece, then);
+  }
+
+  /** Ends a streamed answer of {@code claimBytes}: the last write, then the cleanup. */
+  void end(ByteBuffer last, long claimBytes) {
+    response.write(
+        true,
+        last,
+        new Callback() {
+          @Override
+          public void succeeded() {
+            cleanup.run();
+            metrics.served(route, claimBytes);
+            callback.succeeded();
+          }
+
+          @Override
+          public void failed(Throwable x) {
+            cleanup.run();
+            callback.failed(x);
+          }
+        });
+  }
+
+  /**
+   * Aborts a streamed answer already under way: Jetty then breaks the connection, so the client
+   * sees a broken transfer (fewer bytes than the Content-Length), never a complete body.
+   */
+  void abort(Throwable why) {
+    cleanup.run();
+    callback.failed(why);
+  }
+
   private void send(int status, ByteBuffer body, long claimBytes) {
     metrics.request(route, status);
     Callback done =

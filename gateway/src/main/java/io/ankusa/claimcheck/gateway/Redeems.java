@@ -19,10 +19,13 @@ import org.eclipse.jetty.http.HttpHeader;
  * <p>Everything a ref alone decides is answered before any store request: its tenant against the
  * token (403), the read limit (413), {@code If-None-Match} (304: a claim never changes, so a
  * matching checksum means the caller holds these bytes), and a range against the claim's length
- * when the ref records it (416). A {@code Range} of an uncompressed claim is one ranged store read
- * of just those bytes ({@link ClaimCheck#redeemRange}: not verified, the checksum covers the whole
- * claim); anything else is redeemed whole (verified), bounded by {@code claimcheck.read.max.bytes},
- * and a range of a compressed claim is cut from it. {@code HEAD} transfers nothing: length and
+ * when the ref records it (416). A whole claim streams ({@link ClaimCheck#redeemStream}, {@link
+ * StreamedAnswer}: chunks through the reader, the end verified before the last piece goes out, the
+ * response aborted when it does not), bounded by {@code claimcheck.stream.max.bytes} for a streamed
+ * claim or a packed uncompressed one; a {@code Range} of an uncompressed claim is one ranged store
+ * read of just those bytes ({@link ClaimCheck#redeemRange}: not verified, the checksum covers the
+ * whole claim); a range of a packed compressed claim is cut from the whole claim, redeemed
+ * (verified) within {@code claimcheck.read.max.bytes}. {@code HEAD} transfers nothing: length and
  * checksum come from the ref, existence from {@link ClaimCheck#exists} (the cache, else a store
  * stat); only a compressed v1 ref, whose raw length is unknown, is redeemed for a HEAD.
  */
@@ -31,11 +34,13 @@ final class Redeems {
   private final ClaimCheck cc;
   private final long readDeadlineMs;
   private final long readMaxBytes;
+  private final long streamMaxBytes;
 
   Redeems(ClaimCheck cc) {
     this.cc = cc;
     this.readDeadlineMs = cc.config().readDeadline().toMillis();
     this.readMaxBytes = cc.config().readMaxBytes();
+    this.streamMaxBytes = cc.config().streamReadMaxBytes();
   }
 
   /** Answers a claim's bytes (or the headers of them, for HEAD). */
@@ -45,7 +50,10 @@ final class Redeems {
     }
     long size = knownSize(ref);
     ByteRange.Ask ask = new ByteRange.Whole();
-    if (size >= 0) {
+    // A range of a compressed streamed claim is not served: the whole claim is (RFC 9110 allows
+    // it).
+    boolean rangeable = !(ref.isStreamed() && ref.codec() != Codec.NONE);
+    if (size >= 0 && rangeable) {
       try {
         ask = ByteRange.parse(x.header(HttpHeader.RANGE), size);
       } catch (ByteRange.BadRange e) {
@@ -61,7 +69,15 @@ final class Redeems {
     // A range of an uncompressed claim is read alone, so the read limit is judged against it.
     boolean alone = ask instanceof ByteRange.Part && ref.codec() == Codec.NONE;
     long read = alone ? ((ByteRange.Part) ask).range().length() : limitedSize(ref);
-    if (read > readMaxBytes) {
+    // A whole claim streams (a streamed claim's, or a packed uncompressed one's) up to the streamed
+    // limit; a range, or a packed compressed claim, is held in memory, up to the read limit.
+    boolean streams =
+        ask instanceof ByteRange.Whole && (ref.isStreamed() || ref.codec() == Codec.NONE);
+    long limit =
+        streams
+            ? (ref.isStreamed() ? streamMaxBytes : Math.max(readMaxBytes, streamMaxBytes))
+            : readMaxBytes;
+    if (read > limit) {
       x.problem(
           Problem.about(
               413,
@@ -69,10 +85,13 @@ final class Redeems {
               (alone ? "range of " : "claim of ")
                   + read
                   + " bytes exceeds "
-                  + ClaimCheckConfig.READ_MAX_BYTES
+                  + (streams && limit != readMaxBytes
+                      ? ClaimCheckConfig.STREAM_MAX_BYTES
+                      : ClaimCheckConfig.READ_MAX_BYTES)
                   + " ("
-                  + readMaxBytes
-                  + "); this gateway holds what it serves in memory (streaming is not built yet)",
+                  + limit
+                  + ")"
+                  + (streams ? "" : "; a range or a compressed packed claim is held in memory"),
               ref));
       return;
     }
@@ -120,6 +139,17 @@ final class Redeems {
           bytes -> ClaimAnswers.ranged(x, ref, etag, partAsk, size, ByteBuffer.wrap(bytes)));
       return;
     }
+    if (size >= 0 && !x.isHead() && ask instanceof ByteRange.Whole) {
+      ClaimCheck.ClaimStream stream;
+      try {
+        stream = cc.redeemStream(ref, java.time.Duration.ofMillis(deadlineMs));
+      } catch (RuntimeException e) {
+        x.problem(ClaimAnswers.failure(e, ref));
+        return;
+      }
+      StreamedAnswer.serve(x, ref, etag, stream, size);
+      return;
+    }
     ClaimAnswers.answer(
         x,
         ref,
@@ -137,7 +167,7 @@ final class Redeems {
   }
 
   private static long limitedSize(ClaimRef ref) {
-    return Math.max(ref.length(), (long) ref.rawLength());
+    return Math.max(ref.length(), ref.rawLength());
   }
 
   private static String claimOf(ClaimRef ref) {

@@ -12,7 +12,7 @@ public final class ByteLimits {
   private ByteLimits() {}
 
   /** The larger of a claim's stored and its uncompressed length. */
-  public static long limitedSize(int storedLength, int rawLength) {
-    return Math.max((long) storedLength, rawLength);
+  public static long limitedSize(long storedLength, long rawLength) {
+    return Math.max(storedLength, rawLength);
   }
 }

@@ -75,7 +75,7 @@ public final class Packs {
   }
 
   private static void check(
-      String what, int length, int checksum, byte[] stored, ToIntFunction<byte[]> crc32c) {
+      String what, long length, int checksum, byte[] stored, ToIntFunction<byte[]> crc32c) {
     Objects.requireNonNull(stored, "stored");
     if (stored.length != length) {
       throw corrupt(what + ": " + stored.length + " bytes read, " + length + " expected");

@@ -7,14 +7,18 @@ import io.ankusa.claimcheck.internal.schedule.Backoff;
 import io.ankusa.claimcheck.internal.schedule.ReaderScheduler;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
+import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.SweepLock;
 import io.ankusa.claimcheck.time.Ticker;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 
 /**
  * The ordered list of stores claim packs live in, with placement, failover writes, breakers and the
@@ -65,6 +69,24 @@ public interface ClaimStores extends AutoCloseable {
    */
   CompletableFuture<Void> settle(
       int store, String tenant, long packId, byte[] pack, long deadlineNanos);
+
+  /**
+   * Writes a streamed claim's object (the bytes {@code source} yields: {@code length} of them, or
+   * to its end when -1) under pack {@code packId}'s key if nothing is there, <b>blocking</b> while
+   * the store reads {@code source}; the stores in write order, open breakers skipped unless all
+   * are, the next one tried only while {@code started} says nothing was read yet. Returns the index
+   * of the store that durably took it.
+   *
+   * @throws IOException when reading {@code source} failed
+   * @throws StoreException {@code ALREADY_EXISTS} on a collision, else {@code UNAVAILABLE} naming
+   *     each store tried
+   */
+  default int writeStream(
+      String tenant, long packId, InputStream source, long length, BooleanSupplier started)
+      throws IOException {
+    throw new StoreException(
+        StoreException.Kind.UNAVAILABLE, "this store set cannot write streamed claims");
+  }
 
   /**
    * Finds pack {@code packId} of {@code tenant} in any store at either layout and reads {@code

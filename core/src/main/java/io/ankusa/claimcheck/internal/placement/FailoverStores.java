@@ -25,6 +25,7 @@ final class FailoverStores implements ClaimStores {
   private final FailoverWriter writer;
   private final StoreSearch search;
   private final ReuseSettle settle;
+  private final StreamWriter streams;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   FailoverStores(
@@ -43,6 +44,18 @@ final class FailoverStores implements ClaimStores {
     this.writer = new FailoverWriter(this.slots, placement, layout, ticker, scheduler, retry);
     this.settle = new ReuseSettle(this.slots, layout, ticker, scheduler, clock);
     this.search = new StoreSearch(this.slots, placement, layout, ticker);
+    this.streams = new StreamWriter(this.slots, placement, layout);
+  }
+
+  @Override
+  public int writeStream(
+      String tenant,
+      long packId,
+      java.io.InputStream source,
+      long length,
+      java.util.function.BooleanSupplier started)
+      throws java.io.IOException {
+    return streams.write(tenant, packId, source, length, started);
   }
 
   @Override

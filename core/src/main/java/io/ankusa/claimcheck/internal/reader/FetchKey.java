@@ -12,8 +12,15 @@ package io.ankusa.claimcheck.internal.reader;
  * @param packIdHex the pack id, in hex
  * @param first the first byte of the pack object read (>= 0)
  * @param length how many bytes of the pack object are read (> 0)
+ * @param cached whether the reader caches the answer: false for the chunks of a streamed redeem,
+ *     which would flush every claim out of the cache and are read once
  */
-public record FetchKey(String tenant, String packIdHex, long first, int length) {
+public record FetchKey(String tenant, String packIdHex, long first, int length, boolean cached) {
+
+  /** A key whose answer the reader caches. */
+  public FetchKey(String tenant, String packIdHex, long first, int length) {
+    this(tenant, packIdHex, first, length, true);
+  }
 
   /** Validates the components; throws {@link IllegalArgumentException} naming the bad one. */
   public FetchKey {
@@ -31,5 +38,13 @@ public record FetchKey(String tenant, String packIdHex, long first, int length) 
   /** Returns the key of {@code length} (> 0) bytes of a pack object from byte {@code first}. */
   public static FetchKey range(String tenant, String packIdHex, long first, int length) {
     return new FetchKey(tenant, packIdHex, first, length);
+  }
+
+  /**
+   * Returns the key of one chunk of a streamed redeem: coalesced like any fetch, never cached (nor
+   * equal to a cached range's key).
+   */
+  public static FetchKey chunk(String tenant, String packIdHex, long first, int length) {
+    return new FetchKey(tenant, packIdHex, first, length, false);
   }
 }

@@ -125,7 +125,9 @@ final class FlightRunner {
     long now = ticker.read();
     long retryDelay = -1;
     if (failure == null) {
-      cache.put(f.key, bytes);
+      if (f.key.cached()) {
+        cache.put(f.key, bytes);
+      }
     } else if (failure instanceof StoreException se && isRetriable(se)) {
       f.lastError = se;
       if (!closed.getAsBoolean()) {

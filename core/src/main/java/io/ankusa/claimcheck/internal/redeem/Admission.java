@@ -45,7 +45,7 @@ public final class Admission {
   Failure refusal(ClaimRef ref) {
     // An encrypted claim's envelope adds a bounded header, nonce and tag to what the writer
     // judged against its limit: judged without them, what was written is never refused here.
-    int stored =
+    long stored =
         ref.isEncrypted() ? Math.max(1, ref.length() - Envelope.MAX_OVERHEAD) : ref.length();
     return refusal(ref, ByteLimits.limitedSize(stored, ref.rawLength()));
   }

@@ -114,7 +114,8 @@ final class Claims {
     try {
       return ref.codec() == Codec.NONE
           ? stored.clone()
-          : Compressor.decompress(ref.codec(), stored, ref.rawLength(), readMaxBytes);
+          : Compressor.decompress(
+              ref.codec(), stored, Math.toIntExact(ref.rawLength()), readMaxBytes);
     } catch (CorruptPackException e) {
       throw new Failure(Reason.CORRUPT, claim(ref) + e.getMessage(), e);
     } catch (PastReadLimitException e) {

@@ -132,7 +132,8 @@ public final class Redeemer {
 
   /** The key the reader fetches, caches and pins {@code ref}'s claim under: its stored range. */
   public static FetchKey keyOf(ClaimRef ref) {
-    return FetchKey.range(ref.tenant().value(), ref.packId().hex(), ref.offset(), ref.length());
+    return FetchKey.range(
+        ref.tenant().value(), ref.packId().hex(), ref.offset(), Math.toIntExact(ref.length()));
   }
 
   /** The reader's fetch of {@code ref}'s range, the store search checking before it caches. */

@@ -29,7 +29,12 @@ final class SecondLook {
   /** The store set's read of {@code ref}'s range by {@code deadline}. */
   CompletableFuture<byte[]> search(ClaimRef ref, long deadline) {
     return stores
-        .read(ref.tenant().value(), ref.packId().value(), ref.offset(), ref.length(), deadline)
+        .read(
+            ref.tenant().value(),
+            ref.packId().value(),
+            ref.offset(),
+            Math.toIntExact(ref.length()),
+            deadline)
         .thenApply(ClaimStores.Located::bytes);
   }
 

@@ -6,6 +6,7 @@ import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
@@ -51,6 +52,9 @@ final class DirectoryStore implements ClaimStore {
 
   static final int DEFAULT_THREADS = 4;
   static final int DEFAULT_MAX_PENDING = 1000;
+
+  /** What a streamed write copies at a time. */
+  private static final int STREAM_BUFFER = 1 << 20;
 
   private final Path root;
   private final Path marker;
@@ -129,6 +133,83 @@ final class DirectoryStore implements ClaimStore {
           StoreRoot.forceDirectory(dir); // the new name is durable only once its directory is
           return null;
         });
+  }
+
+  /**
+   * Copies {@code source} on the calling thread into a temporary file beside {@code key}'s (a 1 MiB
+   * buffer at a time), forces it to disk and hard-links it to its name as {@link #putIfAbsent} does
+   * ({@code link(2)} never replaces a name), then forces the directory; the temporary file is
+   * deleted whatever happens, so a failed or refused write leaves nothing behind.
+   */
+  @Override
+  public long putStreamIfAbsent(String key, InputStream source, long length, Duration timeout)
+      throws IOException {
+    Path target = resolve(key);
+    requireMarkerOrCreate("not writing " + key);
+    if (Files.exists(target)) {
+      throw new StoreException(Kind.ALREADY_EXISTS, describe() + " already holds " + key);
+    }
+    Path dir = target.getParent();
+    long written = 0;
+    Path temp = null;
+    try {
+      makeDirectoriesBelowRoot(dir);
+      temp = Files.createTempFile(dir, ".put-", ".tmp");
+      if (permissions != null) {
+        Files.setPosixFilePermissions(temp, permissions);
+      }
+      try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+        byte[] buf = new byte[STREAM_BUFFER];
+        while (length == UNKNOWN_LENGTH || written < length) {
+          int want =
+              length == UNKNOWN_LENGTH ? buf.length : (int) Math.min(buf.length, length - written);
+          int n = source.read(buf, 0, want); // the source's IOException is the caller's
+          if (n < 0) {
+            if (length != UNKNOWN_LENGTH) {
+              throw new java.io.EOFException(
+                  "the source ended after " + written + " of " + length + " bytes");
+            }
+            break;
+          }
+          write(ch, ByteBuffer.wrap(buf, 0, n), key);
+          written += n;
+        }
+        force(ch, key);
+      }
+      try {
+        Files.createLink(target, temp);
+      } catch (FileAlreadyExistsException e) {
+        throw new StoreException(Kind.ALREADY_EXISTS, describe() + " already holds " + key);
+      }
+      StoreRoot.forceDirectory(dir);
+      return written;
+    } catch (AccessDeniedException e) {
+      throw new StoreException(Kind.FORBIDDEN, describe() + " denied " + key, null, e);
+    } finally {
+      if (temp != null) {
+        Files.deleteIfExists(temp);
+      }
+    }
+  }
+
+  private void write(FileChannel ch, ByteBuffer b, String key) {
+    try {
+      while (b.hasRemaining()) {
+        ch.write(b);
+      }
+    } catch (IOException e) {
+      throw new StoreException(
+          Kind.UNAVAILABLE, describe() + " failed on " + key + ": " + e, null, e);
+    }
+  }
+
+  private void force(FileChannel ch, String key) {
+    try {
+      ch.force(true);
+    } catch (IOException e) {
+      throw new StoreException(
+          Kind.UNAVAILABLE, describe() + " failed on " + key + ": " + e, null, e);
+    }
   }
 
   /**

@@ -5,6 +5,10 @@ import io.ankusa.claimcheck.store.ClaimStore.ListPage;
 import io.ankusa.claimcheck.store.ClaimStore.StoredObject;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +35,9 @@ final class InMemoryStore implements ClaimStore {
 
   private static final int PAGE = 1000;
 
+  /** The largest object a streamed write may put here: the largest array. */
+  static final int MAX_OBJECT = Integer.MAX_VALUE - 8;
+
   private final String name;
   private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
   private final Map<String, Instant> written = new ConcurrentHashMap<>();
@@ -48,6 +55,43 @@ final class InMemoryStore implements ClaimStore {
     }
     written.put(key, wallClock.instant());
     return CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * Reads {@code source} into one array (this store holds its objects in memory anyway; at most
+   * {@link #MAX_OBJECT} bytes, else {@code UNAVAILABLE}), then puts it if absent, atomically.
+   */
+  @Override
+  public long putStreamIfAbsent(String key, InputStream source, long length, Duration timeout)
+      throws IOException {
+    if (length > MAX_OBJECT) {
+      throw new StoreException(
+          Kind.UNAVAILABLE, describe() + " holds objects of at most " + MAX_OBJECT + " bytes");
+    }
+    byte[] bytes;
+    if (length == UNKNOWN_LENGTH) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      byte[] buf = new byte[64 << 10];
+      for (int n; (n = source.read(buf)) >= 0; ) {
+        if ((long) out.size() + n > MAX_OBJECT) {
+          throw new StoreException(
+              Kind.UNAVAILABLE, describe() + " holds objects of at most " + MAX_OBJECT + " bytes");
+        }
+        out.write(buf, 0, n);
+      }
+      bytes = out.toByteArray();
+    } else {
+      bytes = source.readNBytes((int) length);
+      if (bytes.length < length) {
+        throw new EOFException(
+            "the source ended after " + bytes.length + " of " + length + " bytes");
+      }
+    }
+    if (objects.putIfAbsent(key, bytes) != null) {
+      throw new StoreException(Kind.ALREADY_EXISTS, describe() + " already holds " + key);
+    }
+    written.put(key, wallClock.instant());
+    return bytes.length;
   }
 
   /** Replaces the object in one map write, then records its last-modified time. */

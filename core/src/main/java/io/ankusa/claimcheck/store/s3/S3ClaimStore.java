@@ -139,6 +139,30 @@ final class S3ClaimStore implements ClaimStore {
         r -> null);
   }
 
+  /**
+   * A {@link StreamedPut}: the calling thread reads the source part by part, at most {@value
+   * #STREAM_PARTS_IN_FLIGHT} parts in flight, completed with {@code If-None-Match: *}.
+   */
+  @Override
+  public long putStreamIfAbsent(
+      String key, java.io.InputStream source, long length, Duration timeout)
+      throws java.io.IOException {
+    Objects.requireNonNull(source, "source");
+    String objectKey = objectKey(key);
+    Duration t = effectiveTimeout(timeout);
+    if (t == null) {
+      throw new StoreException(
+          Kind.UNAVAILABLE,
+          "PUT " + description + " key '" + key + "': timeout " + timeout + " already passed");
+    }
+    return new StreamedPut(
+            client, bucket, objectKey, partSize, STREAM_PARTS_IN_FLIGHT, t, description, key)
+        .run(source, length);
+  }
+
+  /** How many parts of one streamed put are held (read, uploading) at once. */
+  static final int STREAM_PARTS_IN_FLIGHT = 4;
+
   @Override
   public CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration timeout) {
     if (offset < 0) {

@@ -105,7 +105,7 @@ class PacksTest {
         assertThat(written.rawLength()).isEqualTo(rawLength);
         assertThat(written.offset()).isEqualTo(ref.offset());
         byte[] ranged =
-            Arrays.copyOfRange(bytes, (int) ref.offset(), (int) ref.offset() + ref.length());
+            Arrays.copyOfRange(bytes, (int) ref.offset(), (int) (ref.offset() + ref.length()));
         Packs.checkClaim(ref, ranged);
         assertThat(ranged).containsExactly(inputs.get(i).storedBytes());
       }

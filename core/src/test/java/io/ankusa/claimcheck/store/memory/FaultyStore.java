@@ -56,6 +56,23 @@ final class FaultyStore implements MemoryStore {
     return run(Op.PUT, key, timeout, () -> objects.put(key, copy, timeout));
   }
 
+  /**
+   * A streamed put counts and fails as a {@link Op#PUT}, its faults judged (a hang spent) before
+   * the source is read.
+   */
+  @Override
+  public long putStreamIfAbsent(
+      String key, java.io.InputStream source, long length, Duration timeout)
+      throws java.io.IOException {
+    try {
+      run(Op.PUT, key, timeout, () -> CompletableFuture.<Void>completedFuture(null)).join();
+    } catch (java.util.concurrent.CompletionException e) {
+      Throwable t = StoreException.unwrap(e);
+      throw t instanceof RuntimeException r ? r : e;
+    }
+    return objects.putStreamIfAbsent(key, source, length, timeout);
+  }
+
   @Override
   public CompletableFuture<byte[]> getRange(String key, long offset, int length, Duration timeout) {
     return run(Op.GET, key, timeout, () -> objects.getRange(key, offset, length, timeout));

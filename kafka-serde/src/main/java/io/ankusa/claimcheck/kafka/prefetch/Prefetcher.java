@@ -87,7 +87,7 @@ final class Prefetcher {
     if (ref.codec() == Codec.NONE) {
       return Math.max(1, ref.length());
     }
-    int raw = ref.rawLength(); // a v2 ref records it
+    long raw = ref.rawLength(); // a v2 ref records it
     if (raw >= 0) {
       return Math.max(1, raw);
     }
@@ -305,7 +305,7 @@ final class Prefetcher {
   }
 
   /** A claim's stored range: refs naming one range are one claim to the reader. */
-  private record Range(String tenant, long packId, long offset, int length) {}
+  private record Range(String tenant, long packId, long offset, long length) {}
 
   /** One ref in the queue or the window; its fields are guarded by the prefetcher's lock. */
   private final class Item implements Runnable {
