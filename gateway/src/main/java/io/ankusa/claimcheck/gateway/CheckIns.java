@@ -61,7 +61,8 @@ final class CheckIns implements AutoCloseable {
 
   void checkIn(Exchange x, Grant grant) {
     if (!grant.write()) {
-      x.problem(
+      refuseAfterBody(
+          x,
           new Problem(
               403,
               "FORBIDDEN",
@@ -74,7 +75,7 @@ final class CheckIns implements AutoCloseable {
     try {
       codec = codec(x.request());
     } catch (IllegalArgumentException e) {
-      x.problem(new Problem(400, "BAD_REQUEST", e.getMessage(), grant.tenant(), null));
+      refuseAfterBody(x, new Problem(400, "BAD_REQUEST", e.getMessage(), grant.tenant(), null));
       return;
     }
     long declared = x.request().getLength();
@@ -131,6 +132,25 @@ final class CheckIns implements AutoCloseable {
               }
             });
   }
+
+  /**
+   * Answers {@code p} to a POST refused before its body was needed, once a small body (at most
+   * {@value #DRAIN_BYTES} bytes, declared or chunked) has been read and dropped: a final answer
+   * sent while the client still writes its body makes the server close the connection under it, and
+   * the client may then see the reset instead of the answer. A larger body is not read: the answer
+   * goes out at once and the connection closes after it.
+   */
+  private static void refuseAfterBody(Exchange x, Problem p) {
+    long declared = x.request().getLength();
+    if (declared > DRAIN_BYTES) {
+      x.problem(p);
+      return;
+    }
+    BoundedBody.read(x.request(), DRAIN_BYTES, declared).whenComplete((bytes, e) -> x.problem(p));
+  }
+
+  /** The largest body {@link #refuseAfterBody} reads before answering. */
+  static final int DRAIN_BYTES = 64 * 1024;
 
   /**
    * Checks a body in that may pass the whole-claim limit, reading it on this (check-in) thread: a
