@@ -52,9 +52,10 @@ export class GatewayClient {
 
   /**
    * The claim's (uncompressed) bytes as a Uint8Array, verified as far as the ref allows: an
-   * uncompressed claim by length and CRC32C; a compressed one by the uncompressed length its
-   * version-2 ref records (its CRC32C covers the stored, compressed bytes, which the gateway
-   * checks before inflating). A body that does not verify is fetched once more; a second
+   * uncompressed claim by length and CRC32C; a compressed or encrypted (version 3) one by the
+   * uncompressed length its ref records (its CRC32C covers the stored bytes, compressed or the
+   * envelope, which the gateway checks before inflating or decrypting). A streamed claim
+   * (version 4) is checked the same way. A body that does not verify is fetched once more; a second
    * mismatch throws Corrupt. Bytes that are no ref throw MalformedRef before any request.
    */
   async redeem(refBytes, { deadlineMs = 30_000 } = {}) {
@@ -100,11 +101,11 @@ export class GatewayClient {
           if (e instanceof MalformedRef && e.needsNewerReader) return raw;
           throw new Corrupt(`the gateway answered ${status} without a readable ref: ${e.message}`, status);
         }
-        const expected = ref.codec === 'none' ? ref.length : ref.uncompressedLength;
+        const expected = servedAsStored(ref) ? ref.length : ref.uncompressedLength;
         if (expected !== null && expected !== data.length) {
           throw new Corrupt(`the gateway's ref names ${expected} bytes, ${data.length} were sent`, status);
         }
-        if (ref.codec === 'none' && ref.checksum !== crc32c(data)) {
+        if (servedAsStored(ref) && ref.checksum !== crc32c(data)) {
           throw new Corrupt("the gateway's ref names another CRC32C than the payload's", status);
         }
         return raw;
@@ -200,12 +201,18 @@ function parseProblem(headers, body) {
   }
 }
 
+/**
+ * Whether the gateway serves the stored bytes themselves, so the ref's length and CRC32C describe
+ * the body: codec none and not encrypted (a version-3 ref's describe the envelope).
+ */
+const servedAsStored = (ref) => ref.codec === 'none' && !ref.encrypted;
+
 function mismatch(ref, headers, body) {
   const etag = ETAG.exec((headers.get('etag') ?? '').trim());
   if (etag && parseInt(etag[1], 16) !== ref.checksum) {
     return `the ETag names checksum ${etag[1]}, the ref ${ref.checksum.toString(16).padStart(8, '0')}`;
   }
-  if (ref.codec === 'none') {
+  if (servedAsStored(ref)) {
     if (body.length !== ref.length) return `${body.length} bytes returned, the ref names ${ref.length}`;
     if (crc32c(body) !== ref.checksum) return 'CRC32C mismatch';
   } else if (ref.uncompressedLength !== null && body.length !== ref.uncompressedLength) {

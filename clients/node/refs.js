@@ -14,8 +14,17 @@ const FRAME_TAIL = 4; // CRC32 of everything before it
 const MIN_LENGTH = FRAME_HEAD + FRAME_TAIL;
 const MAX_LENGTH = FRAME_HEAD + 255 + FRAME_TAIL;
 const V1_FIXED = 1 + 8 + 2 + 8 + 4 + 4 + 1; // the body's bytes besides the tenant
-const KNOWN_VERSIONS = [1, 2];
+const V4_FIXED = 1 + 8 + 8 + 4 + 1 + 8; // a streamed claim's body besides the tenant
+/** The ref version of an encrypted claim: version 2's body; the stored bytes are an envelope. */
+export const ENCRYPTED_VERSION = 3;
+/** The ref version of a streamed claim: the whole object is its stored bytes, 64-bit lengths. */
+export const STREAMED_VERSION = 4;
+const KNOWN_VERSIONS = [1, 2, ENCRYPTED_VERSION, STREAMED_VERSION];
 const INT64_MAX = (1n << 63n) - 1n;
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A 64-bit length as a Number when exact (up to 2^53 - 1, 8 PiB), else as a BigInt: never rounded. */
+const exact = (big) => (big <= SAFE && big >= -SAFE ? Number(big) : big);
 
 /** Bytes that are not a ref this module can read; reason is one of RefCodec's Reason names. */
 export class MalformedRef extends Error {
@@ -108,23 +117,36 @@ export function decodeRef(data) {
   return body(version, b.subarray(FRAME_HEAD, b.length - FRAME_TAIL));
 }
 
+/** Reads a body as RefV1 / RefV2 (v2, v3) / RefV4 do: size, codec, then the fields. */
 function body(version, b) {
   const bad = (m) => new MalformedRef('BAD_FIELD', `version-${version} ref: ${m}`);
-  const extra = version === 2 ? 4 : 0;
-  if (b.length < V1_FIXED + 1 + extra) throw bad(`body of ${b.length} bytes is shorter than any body`);
+  const streamed = version === STREAMED_VERSION;
+  const fixed = streamed ? V4_FIXED : V1_FIXED;
+  const extra = version === 1 || streamed ? 0 : 4;
+  if (b.length < fixed + 1 + extra) throw bad(`body of ${b.length} bytes is shorter than any body`);
   const t = b[0];
-  if (b.length !== V1_FIXED + t + extra) {
+  if (b.length !== fixed + t + extra) {
     throw bad(`body of ${b.length} bytes does not fit a tenant of ${t}`);
   }
   const tenant = String.fromCharCode(...b.subarray(1, 1 + t)); // latin-1, as Java reads it
   const v = view(b);
-  let at = 1 + t;
+  const at = 1 + t;
   const pack = v.getBigUint64(at);
-  const index = v.getUint16(at + 8);
-  const offset = v.getBigInt64(at + 10);
-  const length = v.getInt32(at + 18);
-  const checksum = v.getUint32(at + 22);
-  const codecId = b[at + 26];
+  let index, offset, length, checksum, codecId, raw;
+  if (streamed) {
+    [index, offset] = [0, 0n];
+    length = v.getBigInt64(at + 8);
+    checksum = v.getUint32(at + 16);
+    codecId = b[at + 20];
+    raw = v.getBigInt64(at + 21);
+  } else {
+    index = v.getUint16(at + 8);
+    offset = v.getBigInt64(at + 10);
+    length = BigInt(v.getInt32(at + 18));
+    checksum = v.getUint32(at + 22);
+    codecId = b[at + 26];
+    raw = extra ? BigInt(v.getInt32(b.length - 4)) : null;
+  }
   if (codecId >= CODECS.length) {
     throw new MalformedRef('UNKNOWN_CODEC', `codec id ${codecId} is unknown: upgrade the reader`);
   }
@@ -132,21 +154,20 @@ function body(version, b) {
   const problem = tenantProblem(tenant);
   if (problem) throw bad(`invalid tenant: ${problem}`);
   if (offset < 0n) throw bad(`offset ${offset} is negative`);
-  if (length < 1) throw bad(`length ${length} is not positive`);
-  if (offset > INT64_MAX - BigInt(length)) throw bad('offset + length overflows');
-  let raw;
+  if (length < 1n) throw bad(`length ${length} is not positive`);
+  if (offset > INT64_MAX - length) throw bad('offset + length overflows');
   if (version === 1) {
     raw = codec === 'none' ? length : null;
-  } else {
-    raw = v.getInt32(b.length - 4);
-    if (codec === 'none' && raw !== length) {
-      throw bad(`uncompressed length ${raw} differs from the length ${length} of an uncompressed claim`);
-    }
-    if (raw < 0) throw bad(`uncompressed length ${raw} is negative`);
+  } else if (codec === 'none' && version !== ENCRYPTED_VERSION && raw !== length) {
+    // an envelope's length is not its claim's: version 3 records both, at any codec
+    throw bad(`uncompressed length ${raw} differs from the length ${length} of an uncompressed claim`);
+  } else if (raw < 0n) {
+    throw bad(`uncompressed length ${raw} is negative`);
   }
   return Object.freeze({
-    version, tenant, packId: pack.toString(16).padStart(16, '0'), index, offset, length,
-    checksum, codec, uncompressedLength: raw,
+    version, tenant, packId: pack.toString(16).padStart(16, '0'), index, offset,
+    length: exact(length), checksum, codec, uncompressedLength: raw === null ? null : exact(raw),
+    encrypted: version === ENCRYPTED_VERSION, streamed,
   });
 }
 

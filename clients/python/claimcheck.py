@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence, Tuple
 
 __all__ = [
-    "MAGIC", "CODECS", "VALUE_MARKER", "KEY_MARKER", "Ref", "MalformedRef", "is_ref",
+    "MAGIC", "CODECS", "ENCRYPTED_VERSION", "STREAMED_VERSION", "VALUE_MARKER", "KEY_MARKER", "Ref", "MalformedRef", "is_ref",
     "decode_ref", "ref_from_record", "ref_to_base64url", "ref_from_base64url", "crc32c",
     "pack_key", "GatewayClient", "ClaimCheckError", "NotFound", "Refused", "TooLarge",
     "Unavailable", "Corrupt",
@@ -45,9 +45,14 @@ _FRAME_TAIL = 4  # CRC32 of everything before it
 _MIN_LENGTH = _FRAME_HEAD + _FRAME_TAIL
 _MAX_LENGTH = _FRAME_HEAD + 255 + _FRAME_TAIL
 _V1_FIXED = 1 + 8 + 2 + 8 + 4 + 4 + 1  # the body's bytes besides the tenant
+_V4_FIXED = 1 + 8 + 8 + 4 + 1 + 8  # a streamed claim's body besides the tenant
 _TENANT_MAX = 40
 _TENANT_CHARS = re.compile(r"[a-z0-9._-]+\Z")
-_KNOWN_VERSIONS = (1, 2)
+ENCRYPTED_VERSION = 3
+"""The ref version of an encrypted claim: version 2's body; the stored bytes are an envelope."""
+STREAMED_VERSION = 4
+"""The ref version of a streamed claim: the whole object is its stored bytes, 64-bit lengths."""
+_KNOWN_VERSIONS = (1, 2, ENCRYPTED_VERSION, STREAMED_VERSION)
 
 
 class MalformedRef(ValueError):
@@ -69,8 +74,10 @@ class MalformedRef(ValueError):
 class Ref:
     """A decoded ref: the claim's tenant, pack and index, and where and how its stored bytes lie.
 
-    checksum is the CRC32C of the *stored* bytes (compressed when codec is not "none");
-    uncompressed_length is None for a version-1 ref of a compressed claim.
+    checksum is the CRC32C of the *stored* bytes (compressed when codec is not "none"; the
+    encrypted envelope's for a version-3 ref) and length their count; uncompressed_length is
+    None for a version-1 ref of a compressed claim. A version-4 (streamed) ref's index and
+    offset are 0 and its lengths may pass 2 GiB.
     """
 
     version: int
@@ -82,6 +89,17 @@ class Ref:
     checksum: int
     codec: str
     uncompressed_length: Optional[int]
+
+    @property
+    def encrypted(self) -> bool:
+        """Whether the stored bytes are an encrypted envelope (version 3): the gateway decrypts;
+        length and checksum are the envelope's, not the served claim's."""
+        return self.version == ENCRYPTED_VERSION
+
+    @property
+    def streamed(self) -> bool:
+        """Whether this is a streamed claim (version 4): its object holds its stored bytes alone."""
+        return self.version == STREAMED_VERSION
 
     def key(self, layout: str = "flat") -> str:
         """The pack's object key in a store (relative to the store's prefix)."""
@@ -155,20 +173,26 @@ def decode_ref(data: bytes) -> Ref:
 
 
 def _body(version: int, body: bytes) -> Ref:
-    extra = 4 if version == 2 else 0
-    if len(body) < _V1_FIXED + 1 + extra:
+    """Reads a body as RefV1 / RefV2 (v2, v3) / RefV4 do: size, codec, then the fields."""
+    fixed, extra = (_V4_FIXED, 0) if version == STREAMED_VERSION else (
+        _V1_FIXED, 0 if version == 1 else 4)
+    if len(body) < fixed + 1 + extra:
         raise _bad(version, "body of %d bytes is shorter than any body" % len(body))
     t = body[0]
-    if len(body) != _V1_FIXED + t + extra:
+    if len(body) != fixed + t + extra:
         raise _bad(version, "body of %d bytes does not fit a tenant of %d" % (len(body), t))
     tenant = body[1:1 + t].decode("latin-1")
-    pack, index, offset, length, checksum, codec_id = struct.unpack(
-        ">QHqiIB", body[1 + t:1 + t + 27])
+    if version == STREAMED_VERSION:
+        pack, length, checksum, codec_id, raw = struct.unpack(">QqIBq", body[1 + t:])
+        index, offset = 0, 0
+    else:
+        pack, index, offset, length, checksum, codec_id = struct.unpack(
+            ">QHqiIB", body[1 + t:1 + t + 27])
+        raw = struct.unpack(">i", body[-4:])[0] if extra else None
     if codec_id not in CODECS:
         raise MalformedRef("UNKNOWN_CODEC", "codec id %d is unknown: upgrade the reader"
                            % codec_id)
     codec = CODECS[codec_id]
-    raw = struct.unpack(">i", body[-4:])[0] if version == 2 else None
     problem = _tenant_problem(tenant)
     if problem:
         raise _bad(version, "invalid tenant: " + problem)
@@ -180,7 +204,8 @@ def _body(version: int, body: bytes) -> Ref:
         raise _bad(version, "offset + length overflows")
     if version == 1:
         raw = length if codec == "none" else None
-    elif codec == "none" and raw != length:
+    elif codec == "none" and version != ENCRYPTED_VERSION and raw != length:
+        # an envelope's length is not its claim's: version 3 records both, at any codec
         raise _bad(version, "uncompressed length %d differs from the length %d of an"
                             " uncompressed claim" % (raw, length))
     elif raw < 0:
@@ -305,9 +330,10 @@ class GatewayClient:
     def redeem(self, ref_bytes: bytes, deadline_s: float = 30) -> bytes:
         """The claim's (uncompressed) bytes, verified against the ref as far as it allows.
 
-        An uncompressed claim is checked by length and CRC32C; a compressed one by the
-        uncompressed length its version-2 ref records (the ref's CRC32C covers the stored,
-        compressed bytes, which the gateway verified before inflating them). A body that does not
+        An uncompressed claim is checked by length and CRC32C; a compressed or encrypted one
+        (version 3) by the uncompressed length its ref records (the ref's CRC32C covers the
+        stored bytes, compressed or the envelope, which the gateway verified before inflating or
+        decrypting them). A streamed claim (version 4) is checked the same way. A body that does not
         verify is fetched once more; a second mismatch raises Corrupt. Raises MalformedRef before
         any request for bytes that are no ref; a ref of a newer version than this module reads
         is sent as it is, and its answer is checked only by the gateway.
@@ -359,11 +385,11 @@ class GatewayClient:
                     return raw  # a newer gateway's ref: this module cannot check it
                 raise Corrupt("the gateway answered %d without a readable ref: %s"
                               % (status, e), status) from e
-            expected = ref.length if ref.codec == "none" else ref.uncompressed_length
+            expected = ref.length if _served_as_stored(ref) else ref.uncompressed_length
             if expected is not None and expected != len(payload):
                 raise Corrupt("the gateway's ref names %d bytes, %d were sent"
                               % (expected, len(payload)), status)
-            if ref.codec == "none" and ref.checksum != crc32c(payload):
+            if _served_as_stored(ref) and ref.checksum != crc32c(payload):
                 raise Corrupt("the gateway's ref names another CRC32C than the payload's", status)
             return raw
 
@@ -470,12 +496,18 @@ def _problem(headers, body) -> Optional[dict]:
     return p if isinstance(p, dict) else None
 
 
+def _served_as_stored(ref: Ref) -> bool:
+    """Whether the gateway serves the stored bytes themselves, so the ref's length and CRC32C
+    describe the body: codec none and not encrypted (a version-3 ref's describe the envelope)."""
+    return ref.codec == "none" and not ref.encrypted
+
+
 def _mismatch(ref: Ref, headers, body: bytes) -> Optional[str]:
     """Why body is not ref's claim, or None when it verifies as far as the ref allows."""
     etag = _ETAG.match((headers.get("ETag") or "").strip())
     if etag and int(etag.group(1), 16) != ref.checksum:
         return "the ETag names checksum %s, the ref %08x" % (etag.group(1), ref.checksum)
-    if ref.codec == "none":
+    if _served_as_stored(ref):
         if len(body) != ref.length:
             return "%d bytes returned, the ref names %d" % (len(body), ref.length)
         if crc32c(body) != ref.checksum:

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import * as cc from '../claimcheck.js';
+import { v4 } from './streamed.js';
 
 const V = JSON.parse(readFileSync(new URL('../../../docs/wire-vectors.json', import.meta.url), 'utf8'));
 const hex = (h) => new Uint8Array(Buffer.from(h, 'hex'));
@@ -12,6 +13,9 @@ const PLAIN_REF = hex(V.pack.claims[0].ref_hex); // codec none: the CRC32C of PA
 const GZIP_REF = hex(V.pack.claims[1].ref_hex); // version 2: the uncompressed length is known
 const etag = `"${cc.decodeRef(PLAIN_REF).checksum.toString(16).padStart(8, '0')}"`;
 const OK = [200, { ETag: etag }, PAYLOAD];
+const ENCRYPTED = V.refs.find((v) => v.version === 3 && v.codec === 'none');
+const ENCRYPTED_REF = hex(ENCRYPTED.hex); // its length and CRC32C: the envelope's
+const hex8 = (n) => `"${n.toString(16).padStart(8, '0')}"`;
 const BUSY = [503, { 'Retry-After': '2' }, ''];
 
 const problem = (status, reason) => [status, { 'Content-Type': 'application/problem+json' },
@@ -188,4 +192,35 @@ test('describe returns the gateway JSON', async () => {
   const { c, requests } = await client([200, { 'Content-Type': 'application/json' }, JSON.stringify(answer)]);
   assert.deepEqual(await c.describe(PLAIN_REF), answer);
   assert.equal(requests[0].path, `/v1/refs/${cc.refToBase64url(PLAIN_REF)}`);
+});
+
+test('an encrypted claim is not checked against its envelope\'s checksum', async () => {
+  const plain = new Uint8Array(ENCRYPTED.uncompressed_length).map((_, i) => i);
+  const tag = { ETag: hex8(ENCRYPTED.checksum) }; // the gateway's: the ref's checksum
+  const one = await client([200, tag, plain]);
+  assert.deepEqual(await one.c.redeem(ENCRYPTED_REF), plain);
+  assert.equal(one.requests.length, 1);
+  const two = await client([200, tag, Buffer.concat([plain, Buffer.from('!')])]);
+  await assert.rejects(two.c.redeem(ENCRYPTED_REF), cc.Corrupt);
+});
+
+test('POST answered with an encrypted ref checks its uncompressed length', async () => {
+  const one = await client([201, {}, ENCRYPTED_REF]);
+  assert.deepEqual(await one.c.checkIn(new Uint8Array(1000)), ENCRYPTED_REF);
+  const two = await client([201, {}, ENCRYPTED_REF]);
+  await assert.rejects(two.c.checkIn(new Uint8Array(1137)), cc.Corrupt); // the envelope's length
+});
+
+test('a streamed claim is checked by length and CRC32C', async () => {
+  const n = PAYLOAD.length;
+  const ref = v4({ length: n, raw: n, checksum: cc.crc32c(PAYLOAD) });
+  assert.deepEqual(await (await client([200, { ETag: hex8(cc.crc32c(PAYLOAD)) }, PAYLOAD])).c.redeem(ref), PAYLOAD);
+  const damaged = Buffer.from(PAYLOAD);
+  damaged[7] ^= 1;
+  await assert.rejects((await client([200, {}, damaged])).c.redeem(ref), cc.Corrupt);
+  assert.deepEqual(await (await client([201, {}, ref])).c.checkIn(PAYLOAD), ref);
+  await assert.rejects((await client([201, {}, ref])).c.checkIn(damaged), cc.Corrupt);
+  const zstd = v4({ length: 100, codec: 4, raw: n, checksum: 7 });
+  assert.deepEqual(await (await client([200, { ETag: '"00000007"' }, PAYLOAD])).c.redeem(zstd), PAYLOAD);
+  await assert.rejects((await client([200, {}, PAYLOAD.subarray(1)])).c.redeem(zstd), cc.Corrupt);
 });

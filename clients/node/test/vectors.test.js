@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import * as cc from '../claimcheck.js';
+import { v4 } from './streamed.js';
 
 const V = JSON.parse(readFileSync(new URL('../../../docs/wire-vectors.json', import.meta.url), 'utf8'));
 const hex = (h) => new Uint8Array(Buffer.from(h, 'hex'));
@@ -25,6 +26,74 @@ test('every ref vector decodes to its fields', () => {
     assert.equal(cc.packKey(r.tenant, r.packId, 'sharded'), v.sharded_key);
     assert.deepEqual(cc.refFromRecord(Buffer.from(data), undefined), r);
     assert.deepEqual(cc.refFromRecord(data, { [cc.VALUE_MARKER]: Buffer.from('2') }), r);
+    assert.equal(r.encrypted, v.version === 3, v.hex);
+    assert.equal(r.streamed, false, v.hex);
+  }
+});
+
+test('the vectors cover encrypted refs', () => {
+  const encrypted = V.refs.filter((v) => v.version === 3);
+  assert.ok(encrypted.length > 0);
+  assert.ok(encrypted.some((v) => v.codec === 'none' && v.uncompressed_length !== v.length),
+    'an envelope is longer than its claim');
+  assert.ok(V.fuzz.some((v) => v.error === null && v.ref.version === 3));
+});
+
+test('every streamed ref vector decodes to its fields', () => {
+  assert.ok(V.streamed_refs.length >= 2);
+  for (const v of V.streamed_refs) {
+    const data = hex(v.hex);
+    const r = cc.decodeRef(data);
+    assert.deepEqual(
+      [r.version, r.tenant, r.packId, r.index, r.offset, BigInt(r.length), r.checksum, r.codec,
+        BigInt(r.uncompressedLength), r.streamed, r.encrypted],
+      [v.version, v.tenant, v.pack_id, 0, 0n, BigInt(v.length), v.checksum, v.codec,
+        BigInt(v.uncompressed_length), true, false], v.hex);
+    assert.equal(typeof r.length, 'number', 'a safe integer is a Number');
+    assert.equal(cc.isRef(data), true);
+    assert.equal(cc.refToBase64url(data), v.base64url);
+    assert.equal(cc.packKey(r.tenant, r.packId, 'flat'), v.flat_key);
+    assert.deepEqual(cc.refFromRecord(data, { [cc.VALUE_MARKER]: '4' }), r);
+  }
+  assert.ok(V.streamed_refs.some((v) => BigInt(v.length) > 2n ** 31n - 1n
+    || BigInt(v.uncompressed_length) > 2n ** 32n), '64-bit lengths are covered');
+});
+
+test('a streamed length past 2^53 - 1 is a BigInt, never rounded', () => {
+  const max = 2n ** 63n - 1n;
+  const r = cc.decodeRef(v4({ length: max, raw: max }));
+  assert.equal(r.length, max);
+  assert.equal(r.uncompressedLength, max);
+  const safe = BigInt(Number.MAX_SAFE_INTEGER);
+  assert.equal(cc.decodeRef(v4({ length: safe, raw: safe })).length, Number.MAX_SAFE_INTEGER);
+  assert.equal(cc.decodeRef(v4({ length: safe + 1n, raw: safe + 1n })).length, safe + 1n);
+  assert.equal(cc.decodeRef(v4({ codec: 4, raw: 0 })).uncompressedLength, 0);
+});
+
+test('streamed refs get the Java checks in order', () => {
+  const reframed = (hexRef, version) => { // a body re-framed under another version byte
+    const b = Buffer.from(hexRef, 'hex');
+    const head = Buffer.concat([b.subarray(0, 4), Buffer.from([version]), b.subarray(5, b.length - 4)]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(cc.crc32(new Uint8Array(head)));
+    return new Uint8Array(Buffer.concat([head, crc]));
+  };
+  const cases = [
+    ['codec 5', v4({ codec: 5 }), 'UNKNOWN_CODEC'],
+    ['codec 9 wins over a bad tenant', v4({ tenant: 'ACME', codec: 9 }), 'UNKNOWN_CODEC'],
+    ['a bad tenant', v4({ tenant: 'ACME' }), 'BAD_FIELD'],
+    ['an empty tenant', v4({ tenant: '' }), 'BAD_FIELD'],
+    ['a length of 0', v4({ length: 0, raw: 0 }), 'BAD_FIELD'],
+    ['a negative length', v4({ length: -1, raw: -1 }), 'BAD_FIELD'],
+    ['none with another raw length', v4({ raw: 6 }), 'BAD_FIELD'],
+    ['a negative raw length', v4({ codec: 4, raw: -1 }), 'BAD_FIELD'],
+    ['a byte past the body', v4({ extra: [0] }), 'BAD_FIELD'],
+    ['a version-2 body under version 4', reframed(V.refs[1].hex, 4), 'BAD_FIELD'],
+    ['version 5', v4({ version: 5 }), 'UNKNOWN_VERSION'],
+  ];
+  for (const [name, data, reason] of cases) {
+    assert.throws(() => cc.decodeRef(data), (e) => e instanceof cc.MalformedRef && e.reason === reason, name);
+    assert.equal(cc.isRef(data), true, `${name}: an intact frame is a ref, readable or not`);
   }
 });
 
@@ -64,6 +133,7 @@ test('every fuzz vector gets the Java answer', () => {
     }
     const r = cc.decodeRef(data);
     const e = v.ref;
+    assert.equal(r.encrypted, e.version === 3, v.hex);
     assert.deepEqual(
       [r.version, r.tenant, r.packId, r.index, r.offset, r.length, r.checksum, r.codec, r.uncompressedLength],
       [e.version, e.tenant, e.pack_id, e.index, BigInt(e.offset), e.length, e.checksum, e.codec,
