@@ -1,6 +1,7 @@
 package io.ankusa.claimcheck.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.collect.Collector;
@@ -32,6 +33,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
@@ -63,10 +65,13 @@ import org.junit.jupiter.api.io.TempDir;
  * under collection: repartition topics (a KStream#groupBy of plain refs, a KTable#groupBy of {@code
  * Change} pairs), changelogs (aggregate, reduce, windowed store, suppress buffer, FK-join stores),
  * a windowed aggregation behind {@code suppress}, and a foreign-key join. The collector runs over
- * every topic of the app (one prefix) with grace 0, forced and deleting, while the app runs and
- * again while it is stopped; afterwards every ref anywhere in every record of every topic (key,
- * value, headers) redeems, and the state the app restores from its changelogs after its local state
- * is wiped equals, byte for byte, the state it had before. Real broker, real S3.
+ * every topic of the app (one prefix), forced and deleting: while the app produces with a grace
+ * that covers a record in flight ({@link #DURING_RUN_GRACE}; one FK-join response record is held in
+ * flight across a collection, its claim checked in before T0, its record landing after the end
+ * offsets were noted), then with grace 0 once the app is quiet and again once it is stopped;
+ * afterwards every ref anywhere in every record of every topic (key, value, headers) redeems, and
+ * the state the app restores from its changelogs after its local state is wiped equals, byte for
+ * byte, the state it had before. Real broker, real S3.
  */
 class StreamsUnderCollectionIT {
 
@@ -74,6 +79,16 @@ class StreamsUnderCollectionIT {
   private static final int ORDERS = 40;
   private static final List<String> KEY_VALUE_STORES =
       List.of("per-bucket", "per-parity", "orders", "profiles");
+
+  /**
+   * The grace of the collections while the app produces: it must cover a record whose claim the app
+   * checked in but whose send has not landed yet (cli/README: the write deadline plus {@code
+   * delivery.timeout.ms}, 2 min by default for the app's producers). With grace 0 that record's
+   * pack is unreferenced at the noted end offsets and deleted: the held response record shows it on
+   * every run, a loaded machine showed it once. Once the app is quiet or stopped nothing is in
+   * flight, and those collections run with grace 0 and delete what compaction freed.
+   */
+  private static final Duration DURING_RUN_GRACE = Duration.ofMinutes(3);
 
   @TempDir Path stateDir;
   private final List<AutoCloseable> closing = new ArrayList<>();
@@ -115,29 +130,65 @@ class StreamsUnderCollectionIT {
     List<GcReport> runs = new ArrayList<>();
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Servers.producer(cc))) {
       for (int half = 0; half < 2; half++) {
-        for (int i = half * ORDERS / 2; i < (half + 1) * ORDERS / 2; i++) {
-          if (i % 3 == 0) { // each user's profile shrinks and grows across the threshold
-            int j = i / 3;
-            int size = (j / USERS) % 2 == 0 ? 20 + j : 100 + 3 * j;
+        // In the second half one FK-join response record is held in flight (its claim checked in,
+        // the record not yet sent) from before T0 until the collection noted its end offsets.
+        HoldingResponseInterceptor.Hold hold = half == 1 ? HoldingResponseInterceptor.arm() : null;
+        try {
+          for (int i = half * ORDERS / 2; i < (half + 1) * ORDERS / 2; i++) {
+            if (i % 3 == 0) { // each user's profile shrinks and grows across the threshold
+              int j = i / 3;
+              int size = (j / USERS) % 2 == 0 ? 20 + j : 100 + 3 * j;
+              producer.send(
+                  new ProducerRecord<>(
+                      profiles,
+                      null,
+                      base + i * 1000L,
+                      "user-" + j % USERS,
+                      Servers.payload(size, 7000 + i)));
+            }
             producer.send(
                 new ProducerRecord<>(
-                    profiles,
+                    orders,
                     null,
                     base + i * 1000L,
-                    "user-" + j % USERS,
-                    Servers.payload(size, 7000 + i)));
+                    "order-" + i,
+                    Servers.payload(i % 5 == 0 ? 30 : 80 + 7 * i, 8000 + i)));
           }
-          producer.send(
-              new ProducerRecord<>(
-                  orders,
-                  null,
-                  base + i * 1000L,
-                  "order-" + i,
-                  Servers.payload(i % 5 == 0 ? 30 : 80 + 7 * i, 8000 + i)));
+          producer.flush();
+          Thread.sleep(1500);
+          if (hold == null) { // while the app works through the records
+            runs.add(collect(cc, tenant, prefix, DURING_RUN_GRACE, Progress.NONE));
+            continue;
+          }
+          ClaimRef held = hold.awaitHeld(Duration.ofSeconds(60));
+          assertThat(held).as("a subscription-response record with a ref was held").isNotNull();
+          Thread.sleep(2100); // its pack is listed as written before T0 (S3 lists to the second)
+          runs.add(
+              collect(
+                  cc,
+                  tenant,
+                  prefix,
+                  DURING_RUN_GRACE,
+                  new Progress() {
+                    @Override
+                    public void endOffsetsNoted(int partitions, long records) {
+                      hold.release(); // the record lands past the noted end offsets
+                    }
+                  }));
+          ClaimCheck check = ClaimCheck.open(cc);
+          closing.add(check);
+          assertThatCode(
+                  () ->
+                      check
+                          .redeem(held, check.ticker().read() + TimeUnit.SECONDS.toNanos(20))
+                          .get(30, TimeUnit.SECONDS))
+              .as("the claim of the response record in flight during the collection")
+              .doesNotThrowAnyException();
+        } finally {
+          if (hold != null) {
+            hold.release();
+          }
         }
-        producer.flush();
-        Thread.sleep(1500);
-        runs.add(collect(cc, tenant, prefix)); // while the app works through the records
       }
       // Stream time past every window, so suppress emits them all.
       producer.send(
@@ -150,7 +201,7 @@ class StreamsUnderCollectionIT {
       producer.flush();
     }
     awaitQuiet(prefix);
-    runs.add(collect(cc, tenant, prefix));
+    runs.add(collect(cc, tenant, prefix, Duration.ZERO, Progress.NONE));
 
     Map<String, String> before = state(streams);
     assertThat(before.keySet())
@@ -163,7 +214,7 @@ class StreamsUnderCollectionIT {
 
     streams.close(Duration.ofSeconds(30));
     streams.cleanUp(); // the local state is gone: only the changelogs can restore it
-    runs.add(collect(cc, tenant, prefix));
+    runs.add(collect(cc, tenant, prefix, Duration.ZERO, Progress.NONE));
 
     for (GcReport r : runs) {
       assertThat(r.status()).as(r.message()).isEqualTo(GcReport.Status.OK);
@@ -273,6 +324,9 @@ class StreamsUnderCollectionIT {
     // the changelogs roll and compact within the test, so records really go while it runs.
     p.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, Integer.MAX_VALUE);
     p.put(StreamsConfig.producerPrefix("linger.ms"), 0);
+    p.put(
+        StreamsConfig.producerPrefix(ProducerConfig.INTERCEPTOR_CLASSES_CONFIG),
+        HoldingResponseInterceptor.class.getName());
     p.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
     p.put(StreamsConfig.topicPrefix("segment.ms"), "1000");
     p.put(StreamsConfig.topicPrefix("min.cleanable.dirty.ratio"), "0");
@@ -295,8 +349,9 @@ class StreamsUnderCollectionIT {
     return s;
   }
 
-  /** One collection over every topic of the app, as a user runs it with --grace 0s --force. */
-  private GcReport collect(Map<String, Object> cc, String tenant, String prefix) {
+  /** One collection over every topic of the app, as a user runs it with --grace G --force. */
+  private GcReport collect(
+      Map<String, Object> cc, String tenant, String prefix, Duration grace, Progress progress) {
     List<ClaimStore> stores = new ArrayList<>();
     for (StoreSpec spec : new ClaimCheckConfig(cc).stores()) {
       ClaimStore s = spec.open();
@@ -310,9 +365,9 @@ class StreamsUnderCollectionIT {
             Ticker.system())
         .run(
             GcOptions.of(tenant, Pattern.compile(Pattern.quote(prefix) + "-.*"))
-                .withGrace(Duration.ZERO, true)
+                .withGrace(grace, true)
                 .withDelete(true),
-            Progress.NONE);
+            progress);
   }
 
   /** Waits until the app's topics stop growing (their end offsets are steady for 3 s). */
@@ -393,7 +448,7 @@ class StreamsUnderCollectionIT {
   }
 
   /** Every intact ref frame anywhere in {@code bytes} (null: none). */
-  private static List<ClaimRef> refsIn(byte[] bytes) {
+  static List<ClaimRef> refsIn(byte[] bytes) {
     List<ClaimRef> refs = new ArrayList<>();
     if (bytes == null) {
       return refs;
