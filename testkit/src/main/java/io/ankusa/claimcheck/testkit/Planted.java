@@ -62,26 +62,36 @@ public final class Planted {
   }
 
   /**
-   * What is wrong with {@code stored} (object name to its bytes as the store holds them) for claims
-   * that were compressed, then encrypted, from values of {@code rawBytes} in all; empty when
-   * nothing is. Wrong are: an object holding {@link #MARKER}; an object that deflates below 97% of
-   * its size (not ciphertext); objects that together take a quarter of {@code rawBytes} or more
-   * (not compressed before they were sealed: ciphertext does not shrink).
+   * What is wrong with {@code stored} (object name to its bytes as the store holds them) for
+   * encrypted claims; empty when nothing is. Wrong are: an object holding {@link #MARKER} (a test
+   * for stored plaintext when claims are not compressed: zstd and gzip code a value's literals, so
+   * a compressed plaintext hides the marker too), and an object that deflates below 97% of its size
+   * (not ciphertext, which does not shrink: this one finds compressed plaintext as well).
+   */
+  public static List<String> notCiphertext(Map<String, byte[]> stored) {
+    List<String> wrong = new ArrayList<>();
+    stored.forEach(
+        (name, b) -> {
+          if (hasMarker(b)) {
+            wrong.add(name + " holds the plaintext marker");
+          }
+          int deflated = deflatedSize(b);
+          if (deflated < b.length * 97L / 100) {
+            wrong.add(name + " deflates from " + b.length + " to " + deflated + " bytes");
+          }
+        });
+    return wrong;
+  }
+
+  /**
+   * What is wrong with {@code stored} for claims that were compressed, then encrypted, from values
+   * of {@code rawBytes} in all: what {@link #notCiphertext} finds, and objects that together take a
+   * quarter of {@code rawBytes} or more (sealed before they were compressed, claims of {@link
+   * #value} would not have shrunk); empty when nothing is wrong.
    */
   public static List<String> notCompressedCiphertext(Map<String, byte[]> stored, long rawBytes) {
-    List<String> wrong = new ArrayList<>();
-    long total = 0;
-    for (Map.Entry<String, byte[]> e : stored.entrySet()) {
-      byte[] b = e.getValue();
-      total += b.length;
-      if (hasMarker(b)) {
-        wrong.add(e.getKey() + " holds the plaintext marker");
-      }
-      int deflated = deflatedSize(b);
-      if (deflated < b.length * 97L / 100) {
-        wrong.add(e.getKey() + " deflates from " + b.length + " to " + deflated + " bytes");
-      }
-    }
+    List<String> wrong = notCiphertext(stored);
+    long total = stored.values().stream().mapToLong(b -> b.length).sum();
     if (total * 4 >= rawBytes) {
       wrong.add(stored.size() + " objects take " + total + " bytes for " + rawBytes + " raw");
     }
