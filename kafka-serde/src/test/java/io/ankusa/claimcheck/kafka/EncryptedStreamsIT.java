@@ -20,6 +20,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -102,7 +103,8 @@ class EncryptedStreamsIT {
     int[] sizes = {2_000, 40_000, 250_000};
     long raw = 0;
     Map<String, byte[]> got = new HashMap<>();
-    try (KafkaStreams streams = new KafkaStreams(builder.build(p), p)) {
+    KafkaStreams streams = new KafkaStreams(builder.build(p), p);
+    try {
       streams.setUncaughtExceptionHandler(e -> StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
       streams.start();
       // The input's producer checks in uncompressed, under a tenant of its own.
@@ -124,6 +126,8 @@ class EncryptedStreamsIT {
           got.put(r.key(), r.value());
         }
       }
+    } finally {
+      streams.close(Duration.ofSeconds(10));
     }
     assertThat(got).hasSize(sizes.length);
     for (int i = 0; i < sizes.length; i++) {
@@ -132,18 +136,22 @@ class EncryptedStreamsIT {
           .isEqualTo(upper(Planted.value(sizes[i], 40 + i)));
     }
     // Every hop carried an encrypted ref: the repartition topic and the changelog too.
-    for (String topic : List.of(app + "-latest-repartition", app + "-latest-changelog", out, in)) {
-      Map<String, Object> c = Servers.consumer(Map.of(), Servers.unique("raw"));
-      c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-      try (KafkaConsumer<String, byte[]> rawConsumer = new KafkaConsumer<>(c)) {
-        rawConsumer.subscribe(List.of(topic));
-        List<ConsumerRecord<String, byte[]>> refs =
-            Servers.pollAll(rawConsumer, sizes.length, Duration.ofSeconds(30));
-        assertThat(refs).as("records on %s", topic).hasSize(sizes.length);
-        for (ConsumerRecord<String, byte[]> r : refs) {
-          assertThat(RefCodec.decode(r.value()).isEncrypted()).as("ref on %s", topic).isTrue();
-        }
+    List<String> hops = List.of(app + "-latest-repartition", app + "-latest-changelog", out, in);
+    Map<String, Object> c = Servers.consumer(Map.of(), Servers.unique("raw"));
+    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    Map<String, Integer> encrypted = new HashMap<>();
+    try (KafkaConsumer<String, byte[]> rawConsumer = new KafkaConsumer<>(c)) {
+      List<TopicPartition> tps = hops.stream().map(t -> new TopicPartition(t, 0)).toList();
+      rawConsumer.assign(tps); // no group to join
+      rawConsumer.seekToBeginning(tps);
+      for (ConsumerRecord<String, byte[]> r :
+          Servers.pollAll(rawConsumer, hops.size() * sizes.length, Duration.ofSeconds(30))) {
+        assertThat(RefCodec.decode(r.value()).isEncrypted()).as("ref on %s", r.topic()).isTrue();
+        encrypted.merge(r.topic(), 1, Integer::sum);
       }
+    }
+    for (String topic : hops) {
+      assertThat(encrypted.get(topic)).as("encrypted refs on %s", topic).isEqualTo(sizes.length);
     }
     // Checked in at the producer, then by the app at each hop (repartition, changelog, output).
     Map<String, byte[]> checkedInByProducer = Servers.s3().objects(bucket, TENANT + "-in/");
