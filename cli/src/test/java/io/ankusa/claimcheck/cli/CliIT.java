@@ -256,6 +256,60 @@ class CliIT {
   }
 
   @Test
+  void inspectShowsTheKekOfAnEncryptedClaimOnATopicWithOrWithoutTheKey() throws Exception {
+    String tenant = unique("t");
+    String topic = unique("enc");
+    EmbeddedKafka.shared().createTopic(topic, 1);
+    Path key = dir.resolve("kek.json");
+    assertThat(cli("keys", "new", "--out", key.toString()).code).isEqualTo(ExitCodes.OK);
+    Map<String, Object> plain = config(tenant);
+    Map<String, Object> withKey = new HashMap<>(plain);
+    withKey.put("claimcheck.encryption.kek", "local:" + key);
+    try (ClaimCheck cc = ClaimCheck.open(withKey)) {
+      ClaimRef ref = cc.checkIn(payload(0));
+      assertThat(ref.isEncrypted()).isTrue();
+      send(topic, RefCodec.encode(ref));
+    }
+    String kekId = "\"kek_id\":\"local:" + key + "\"";
+    Result with =
+        cli(
+            "inspect",
+            "--topic",
+            topic,
+            "--partition",
+            "0",
+            "--offset",
+            "0",
+            "--redeem",
+            "--config",
+            file(withKey),
+            "--json");
+    assertThat(with.code).as(with.err).isEqualTo(ExitCodes.OK);
+    assertThat(with.out).contains("\"encrypted\":true", kekId, "\"redeemed\":true");
+    // Without the key, inspect still names the KEK the claim needs, and redeems nothing.
+    Result without =
+        cli(
+            "inspect",
+            "--topic",
+            topic,
+            "--partition",
+            "0",
+            "--offset",
+            "0",
+            "--redeem",
+            "--config",
+            file(plain),
+            "--json");
+    assertThat(without.code).as(without.err).isEqualTo(ExitCodes.UNHEALTHY);
+    assertThat(without.out)
+        .contains(kekId, "\"redeemed\":false", "\"failure\":\"REFUSED\"")
+        .doesNotContain("cli-payload-0");
+    Result scan = cli("scan", "--config", file(withKey), "--topics", topic, "--json");
+    assertThat(scan.code).as(scan.err).isEqualTo(ExitCodes.OK);
+    assertThat(scan.out).contains("\"refs\":1", "\"redeemed\":1");
+  }
+
+  @Test
   void unknownClaimcheckKeyIsAConfigError() throws Exception {
     Map<String, Object> config = config(unique("t"));
     config.put("claimcheck.treshold.bytes", "5");

@@ -158,9 +158,12 @@ final class Redeems {
         bytes -> ClaimAnswers.serve(x, ref, etag, bytes));
   }
 
-  /** The claim's length as a redeem answers it, known from the ref alone; -1 when it is not. */
+  /**
+   * The claim's length as a redeem answers it, known from the ref alone; -1 when it is not. An
+   * encrypted claim's {@code length} is its envelope's: its raw length is what a redeem answers.
+   */
   static long knownSize(ClaimRef ref) {
-    if (ref.codec() == Codec.NONE) {
+    if (ref.codec() == Codec.NONE && !ref.isEncrypted()) {
       return ref.length();
     }
     return ref.knowsRawLength() ? ref.rawLength() : -1;

@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.connect;
 
+import io.ankusa.claimcheck.testkit.Planted;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -52,7 +53,13 @@ public class PatternSourceConnector extends SourceConnector {
   public ConfigDef config() {
     return new ConfigDef()
         .define("topic", ConfigDef.Type.STRING, ConfigDef.Importance.HIGH, "target topic")
-        .define("sizes", ConfigDef.Type.LIST, ConfigDef.Importance.HIGH, "value sizes");
+        .define("sizes", ConfigDef.Type.LIST, ConfigDef.Importance.HIGH, "value sizes")
+        .define(
+            "values",
+            ConfigDef.Type.STRING,
+            "pattern",
+            ConfigDef.Importance.LOW,
+            "pattern (the default) or planted (testkit Planted.value, marked text)");
   }
 
   @Override
@@ -65,6 +72,7 @@ public class PatternSourceConnector extends SourceConnector {
 
     private String topic;
     private int[] sizes;
+    private boolean planted;
     private boolean done;
 
     @Override
@@ -75,6 +83,7 @@ public class PatternSourceConnector extends SourceConnector {
     @Override
     public void start(Map<String, String> props) {
       topic = props.get("topic");
+      planted = "planted".equals(props.get("values"));
       sizes =
           Arrays.stream(props.get("sizes").split(","))
               .mapToInt(s -> Integer.parseInt(s.trim()))
@@ -99,7 +108,7 @@ public class PatternSourceConnector extends SourceConnector {
                 Schema.STRING_SCHEMA,
                 "k" + i,
                 Schema.BYTES_SCHEMA,
-                pattern(sizes[i], i)));
+                planted ? Planted.value(sizes[i], i) : pattern(sizes[i], i)));
       }
       return out;
     }

@@ -1,13 +1,23 @@
 package io.ankusa.claimcheck.testkit;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.BlobStores;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.blobstore.domain.PageSet;
+import org.gaul.s3proxy.blobstore.domain.StorageMetadata;
+import org.gaul.s3proxy.blobstore.domain.StorageType;
 import org.gaul.s3proxy.blobstore.options.CreateContainerOptions;
+import org.gaul.s3proxy.blobstore.options.GetOptions;
+import org.gaul.s3proxy.blobstore.options.ListContainerOptions;
 
 /**
  * A real S3-compatible HTTP server (S3Proxy 4 over an in-memory blob store) running inside this JVM
@@ -111,6 +121,31 @@ public final class EmbeddedS3 implements AutoCloseable {
       blobStore.createContainer(name, CreateContainerOptions.NONE);
     }
     return name;
+  }
+
+  /**
+   * Returns every object of {@code bucket} whose key starts with {@code prefix}, key to its bytes
+   * exactly as the server holds them, read from its blob store (not through HTTP, so no S3 client
+   * or library code stands between a test and the stored bytes); in key order.
+   */
+  public Map<String, byte[]> objects(String bucket, String prefix) {
+    Map<String, byte[]> out = new TreeMap<>();
+    String marker = null;
+    do {
+      PageSet<? extends StorageMetadata> page =
+          blobStore.list(bucket, new ListContainerOptions(null, marker, null, prefix));
+      for (StorageMetadata m : page) {
+        if (m.type() == StorageType.BLOB) {
+          try (InputStream in = blobStore.getBlob(bucket, m.name(), GetOptions.NONE).getPayload()) {
+            out.put(m.name(), in.readAllBytes());
+          } catch (IOException e) {
+            throw new UncheckedIOException("reading " + bucket + "/" + m.name(), e);
+          }
+        }
+      }
+      marker = page.nextMarker();
+    } while (marker != null);
+    return out;
   }
 
   /** Stops the server; its objects are gone. Idempotent. */

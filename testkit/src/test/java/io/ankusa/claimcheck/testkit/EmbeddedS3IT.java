@@ -58,6 +58,22 @@ class EmbeddedS3IT {
   }
 
   @Test
+  void objectsReadsTheStoredBytesOfEveryKeyUnderAPrefixAtAnyDepth() {
+    String bucket = EmbeddedS3.shared().createBucket("testkit-objects-it");
+    byte[] one = "one".getBytes(StandardCharsets.US_ASCII);
+    byte[] two = new byte[70_000];
+    new java.util.Random(7).nextBytes(two);
+    S3Clients.put(c, bucket, "t/ab/0011", one);
+    S3Clients.put(c, bucket, "t/0022", two);
+    S3Clients.put(c, bucket, "other/0033", one);
+    java.util.Map<String, byte[]> under = EmbeddedS3.shared().objects(bucket, "t/");
+    assertThat(under).containsOnlyKeys("t/ab/0011", "t/0022");
+    assertThat(under.get("t/ab/0011")).isEqualTo(one);
+    assertThat(under.get("t/0022")).isEqualTo(two);
+    assertThat(EmbeddedS3.shared().objects(bucket, null)).hasSize(3);
+  }
+
+  @Test
   void aMissingKeyIsNoSuchKey() {
     Throwable t = catchThrowable(() -> S3Clients.get(c, BUCKET, "missing"));
     assertThat(t)
