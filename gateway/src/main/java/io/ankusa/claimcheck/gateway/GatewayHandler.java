@@ -44,12 +44,13 @@ final class GatewayHandler extends Handler.Abstract {
       GatewayMetrics metrics,
       CheckIns checkIns,
       Readiness readiness,
+      InlineLeads inline,
       int retryAfter) {
     super(InvocationType.BLOCKING);
     this.cc = cc;
     this.tokens = tokens;
     this.metrics = metrics;
-    this.redeems = new Redeems(cc);
+    this.redeems = new Redeems(cc, inline);
     this.checkIns = checkIns;
     this.readiness = readiness;
     this.retryAfter = retryAfter;
