@@ -97,7 +97,7 @@ public final class GatewayConfig extends AbstractConfig {
               + PLAIN_REMOTE
               + "=true");
     }
-    if (getInt(INLINE_LEADS) >= getInt(THREADS_MAX)) {
+    if (inlineLeads() >= getInt(THREADS_MAX)) {
       throw new ConfigException(
           INLINE_LEADS,
           getInt(INLINE_LEADS),
@@ -187,7 +187,8 @@ public final class GatewayConfig extends AbstractConfig {
 
   /** How many redeems may lead their store fetch on the server's thread at once. */
   public int inlineLeads() {
-    return getInt(INLINE_LEADS);
+    int n = getInt(INLINE_LEADS);
+    return n >= 0 ? n : Math.min(16, threadsMax() / 4);
   }
 
   /** How long a connection may take to send one request's line and headers. */
@@ -323,8 +324,8 @@ public final class GatewayConfig extends AbstractConfig {
         .define(
             INLINE_LEADS,
             Type.INT,
-            16,
-            Range.between(0, 10_000),
+            -1,
+            Range.between(-1, 10_000),
             LOW,
             "How many redeems of claims of at most 1 MiB may make their store request on the"
                 + " server's own thread at once (through the S3 store's synchronous client, when"
@@ -333,7 +334,10 @@ public final class GatewayConfig extends AbstractConfig {
                 + " waiting to be woken; the reader's coalescing, limit and deadline apply alike."
                 + " Past it redeems wait without a thread. Must be below "
                 + THREADS_MAX
-                + " (a hung store then holds at most this many threads); 0: never.")
+                + " (a hung store then holds at most this many threads); 0: never; -1: a quarter"
+                + " of "
+                + THREADS_MAX
+                + ", at most 16.")
         .define(
             HEADER_DEADLINE_MS,
             Type.LONG,
