@@ -32,13 +32,18 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * one fresh ref on the deployed gateway against its reader's count of store fetches; then, on a
  * gateway whose request gate holds 16: admitted p99 with 1 client (unloaded) and 16 (the gate's
  * capacity), and at 64 clients (4x) honouring Retry-After and hammering, each with its shed
- * answers' latency. Args: {@code [seconds per run (10)] [gateway jar]}. Not thread-safe.
+ * answers' latency; then {@link GatewayExtremes}: 200 GETs against a hung store, and a 2 GiB claim
+ * up and down through a gateway under {@code -Xmx256m}. Args: {@code [seconds per run (10)]
+ * [gateway jar]}. Not thread-safe.
  */
 public final class GatewayHarness {
 
   private static final int[] SIZES = {256 << 10, 1 << 20};
   private static final int[] CONNECTIONS = {1, 16, 64};
   private static final int GATE = 16;
+
+  /** The claim larger than the gateway's heap (the 2 GiB; -Dbig.bytes to change). */
+  private static final long BIG_BYTES = Long.getLong("big.bytes", 2L << 30);
 
   /** Distinct claims of each size: concurrent requests ask for different ones. */
   private static final int CLAIMS = 64;
@@ -58,6 +63,7 @@ public final class GatewayHarness {
           rig.startGateway(
               "gated", Map.of("claimcheck.max.concurrent.reads", Integer.toString(GATE)));
       GatewayLoad load = new GatewayLoad(rig.token);
+      String firstRef;
       try (S3Client s3 = s3(rig.s3)) {
         String[][] refs = new String[SIZES.length][CLAIMS];
         Path script = Files.writeString(dir.resolve("paths.lua"), Wrk.SCRIPT);
@@ -149,6 +155,7 @@ public final class GatewayHarness {
                 + " (reader metric claimcheck_read_total{outcome=store})%n",
             ok, fetches);
 
+        firstRef = refs[0][0];
         String one = "/v1/claims/" + refs[0][0];
         int over = 4 * GATE;
         load.load(gated, one, GATE, Math.max(2, seconds / 4), 0); // warm-up
@@ -169,6 +176,10 @@ public final class GatewayHarness {
         shedLine("4x, clients honouring Retry-After", polite, idleP99, fullP99);
         shedLine("4x, clients hammering (no back-off)", hammer, idleP99, fullP99);
       }
+      // As deployed (16 inline leads of the 64 threads), and with none (every wait asynchronous).
+      GatewayExtremes.hungStore(rig, "/v1/claims/" + firstRef, 200, 2000, 16);
+      GatewayExtremes.hungStore(rig, "/v1/claims/" + firstRef, 200, 2000, 0);
+      GatewayExtremes.bigClaim(rig, dir, BIG_BYTES, "-Xmx256m");
     }
   }
 
