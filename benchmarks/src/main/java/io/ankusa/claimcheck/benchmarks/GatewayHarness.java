@@ -25,18 +25,25 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * The claim gateway under a real HTTP load generator (benchmarks/gateway/run.sh): S3Proxy
  * (testkit's ServersMain) and gateway jars as child processes; 64 claims each of 256 KiB and 1 MiB
  * checked in; at 1, 16 and 64 connections, {@code wrk} GETting them in turn from a gateway with its
- * cache off (each GET a store read), side by side with a raw SDK GET loop (Apache 5 client, in this
- * JVM) over the same pack objects: MiB/s, the ratio, and client CPU per MiB (wrk's from {@code
- * /usr/bin/time}, the loop's from this process); then 100 concurrent GETs of one fresh ref on a
- * gateway at default settings against its reader's count of store fetches; then, on a gateway whose
- * request gate holds 16, 64 clients (4x): shed answers' latency and admitted p99 vs one client
- * unloaded. Args: {@code [seconds per run (10)] [gateway jar]}. Not thread-safe.
+ * cache off (each GET a store read) and from one as deployed (default settings, its cache on), side
+ * by side with a raw SDK GET loop (Apache 5 client, in this JVM) over the same pack objects, in the
+ * balanced order A B C C B A: MiB/s, the ratios, the deployed cache's hit share, and client CPU per
+ * MiB (wrk's from {@code /usr/bin/time}, the loop's from this process); then 100 concurrent GETs of
+ * one fresh ref on the deployed gateway against its reader's count of store fetches; then, on a
+ * gateway whose request gate holds 16: admitted p99 with 1 client (unloaded) and 16 (the gate's
+ * capacity), and at 64 clients (4x) honouring Retry-After and hammering, each with its shed
+ * answers' latency; then {@link GatewayExtremes}: 200 GETs against a hung store, and a 2 GiB claim
+ * up and down through a gateway under {@code -Xmx256m}. Args: {@code [seconds per run (10)]
+ * [gateway jar]}. Not thread-safe.
  */
 public final class GatewayHarness {
 
   private static final int[] SIZES = {256 << 10, 1 << 20};
   private static final int[] CONNECTIONS = {1, 16, 64};
   private static final int GATE = 16;
+
+  /** The claim larger than the gateway's heap (the 2 GiB; -Dbig.bytes to change). */
+  private static final long BIG_BYTES = Long.getLong("big.bytes", 2L << 30);
 
   /** Distinct claims of each size: concurrent requests ask for different ones. */
   private static final int CLAIMS = 64;
@@ -56,6 +63,7 @@ public final class GatewayHarness {
           rig.startGateway(
               "gated", Map.of("claimcheck.max.concurrent.reads", Integer.toString(GATE)));
       GatewayLoad load = new GatewayLoad(rig.token);
+      String firstRef;
       try (S3Client s3 = s3(rig.s3)) {
         String[][] refs = new String[SIZES.length][CLAIMS];
         Path script = Files.writeString(dir.resolve("paths.lua"), Wrk.SCRIPT);
@@ -72,51 +80,71 @@ public final class GatewayHarness {
             s3.listObjectsV2Paginator(b -> b.bucket(GatewayProcesses.BUCKET)).contents().stream()
                 .toList();
         System.out.printf(
-            "%n%-8s %5s  %12s %12s %6s  %14s %14s  %9s%n",
+            "%n%-8s %5s  %13s %6s  %14s %6s %5s  %9s  %14s %14s  %9s%n",
             "claim",
             "conns",
-            "gateway MiB/s",
-            "raw MiB/s",
+            "cache-off MiB/s",
             "ratio",
+            "deployed MiB/s",
+            "ratio",
+            "hits",
+            "raw MiB/s",
             "wrk CPU ms/MiB",
             "raw CPU ms/MiB",
             "gw p99 ms");
-        // A warm-up pass over every cell, both sides (JIT, S3Proxy, connection pools), discarded:
-        // without it the first cell measured whichever side ran first cold.
+        // A warm-up pass over every cell, every side (JIT, S3Proxy, connection pools, the deployed
+        // gateway's cache), discarded: without it the first cell measured whichever side ran
+        // first cold.
         int warm = Math.max(2, seconds / 4);
         for (int i = 0; i < SIZES.length; i++) {
           List<String> keys = packsOf(objects, SIZES[i]);
           for (int c : CONNECTIONS) {
             Wrk.run(gw, rig.token, script, paths[i], c, warm);
+            Wrk.run(cached, rig.token, script, paths[i], c, warm);
             rawLoop(s3, keys, c, warm);
           }
         }
         for (int i = 0; i < SIZES.length; i++) {
           List<String> keys = packsOf(objects, SIZES[i]);
           for (int c : CONNECTIONS) {
-            // Balanced order, A B B A: each side's figure is the mean of its two runs.
-            Wrk w1 = Wrk.run(gw, rig.token, script, paths[i], c, seconds);
+            // Balanced order, A B C C B A: each side's figure is the mean of its two runs. A is
+            // the gateway with its cache off (each GET a store read, as each of the raw loop's
+            // is), B the gateway as deployed (default settings: its cache on, 64 MiB), C the raw
+            // SDK loop over the same pack objects.
+            Wrk off1 = Wrk.run(gw, rig.token, script, paths[i], c, seconds);
+            double fetches0 = load.storeFetches(cached);
+            Wrk dep1 = Wrk.run(cached, rig.token, script, paths[i], c, seconds);
             double[] raw1 = rawLoop(s3, keys, c, seconds);
             double[] raw2 = rawLoop(s3, keys, c, seconds);
-            Wrk w = Wrk.run(gw, rig.token, script, paths[i], c, seconds);
-            double gwMib =
-                (w1.requestsPerSecond() + w.requestsPerSecond()) / 2 * SIZES[i] / (1 << 20);
+            Wrk dep2 = Wrk.run(cached, rig.token, script, paths[i], c, seconds);
+            double fetched = load.storeFetches(cached) - fetches0;
+            Wrk off2 = Wrk.run(gw, rig.token, script, paths[i], c, seconds);
+            double toMib = (double) SIZES[i] / (1 << 20);
+            double offMib = (off1.requestsPerSecond() + off2.requestsPerSecond()) / 2 * toMib;
+            double depMib = (dep1.requestsPerSecond() + dep2.requestsPerSecond()) / 2 * toMib;
+            double depRequests = (dep1.requestsPerSecond() + dep2.requestsPerSecond()) * seconds;
             double[] raw = {(raw1[0] + raw2[0]) / 2, (raw1[1] + raw2[1]) / 2};
+            long non2xx = off1.non2xx() + off2.non2xx() + dep1.non2xx() + dep2.non2xx();
             System.out.printf(
-                "%-8s %5d  %12.1f %12.1f %5.2fx  %14.2f %14.2f  %9.1f%s%n",
+                "%-8s %5d  %13.1f %5.2fx  %14.1f %5.2fx %4.0f%%  %9.1f  %14.2f %14.2f  %9.1f%s%n",
                 (SIZES[i] >> 10) + " KiB",
                 c,
-                gwMib,
+                offMib,
+                offMib / raw[0],
+                depMib,
+                depMib / raw[0],
+                100 * Math.max(0, 1 - fetched / Math.max(1, depRequests)),
                 raw[0],
-                gwMib / raw[0],
-                (w1.cpuSeconds() + w.cpuSeconds()) * 1e3 / (gwMib * 2 * seconds),
+                (off1.cpuSeconds() + off2.cpuSeconds()) * 1e3 / (offMib * 2 * seconds),
                 raw[1],
-                Math.max(w1.p99Ms(), w.p99Ms()),
-                w1.non2xx() + w.non2xx() > 0
-                    ? "  (" + (w1.non2xx() + w.non2xx()) + " non-2xx!)"
-                    : "");
+                Math.max(off1.p99Ms(), off2.p99Ms()),
+                non2xx > 0 ? "  (" + non2xx + " non-2xx!)" : "");
           }
         }
+        System.out.println(
+            "(ratio: to the raw SDK loop; cache-off: every GET a store read; deployed: default"
+                + " settings, 'hits' the share of its GETs its cache answered; CPU and p99: the"
+                + " cache-off gateway's wrk)");
 
         String fresh = load.checkIn(cached, random(1 << 20, 99));
         double before = load.storeFetches(cached);
@@ -127,29 +155,50 @@ public final class GatewayHarness {
                 + " (reader metric claimcheck_read_total{outcome=store})%n",
             ok, fetches);
 
+        firstRef = refs[0][0];
         String one = "/v1/claims/" + refs[0][0];
-        load.load(gated, one, 1, Math.max(2, seconds / 5)); // warm-up
-        GatewayLoad.Latencies idle = load.load(gated, one, 1, seconds);
-        GatewayLoad.Latencies busy = load.load(gated, one, 4 * GATE, seconds);
+        int over = 4 * GATE;
+        load.load(gated, one, GATE, Math.max(2, seconds / 4), 0); // warm-up
+        GatewayLoad.Latencies idle = load.load(gated, one, 1, seconds, 0);
+        GatewayLoad.Latencies full = load.load(gated, one, GATE, seconds, 0);
+        // At 4x the gate: clients that honour Retry-After (as the shipped Python and Node clients
+        // do: the offered load is 4x the gate), then clients that ask again at once (each shed
+        // answer is followed by another request within a millisecond: an offered load far past
+        // 4x, the load generator's 64 threads competing with the gateway for the 2 cores).
+        GatewayLoad.Latencies polite = load.load(gated, one, over, seconds, 1000);
+        GatewayLoad.Latencies hammer = load.load(gated, one, over, seconds, 0);
         double idleP99 = GatewayLoad.Latencies.percentile(idle.admitted(), 0.99);
-        double busyP99 = GatewayLoad.Latencies.percentile(busy.admitted(), 0.99);
+        double fullP99 = GatewayLoad.Latencies.percentile(full.admitted(), 0.99);
         System.out.printf(
-            "%ngate of %d, 256 KiB: unloaded (1 client) p99 %.1f ms; at %d clients: %d admitted,"
-                + " p99 %.1f ms (%.2fx unloaded); %d shed, p50 %.2f ms, p99 %.2f ms, max %.2f ms;"
-                + " %d other%n",
-            GATE,
-            idleP99,
-            4 * GATE,
-            busy.admitted().size(),
-            busyP99,
-            busyP99 / idleP99,
-            busy.shed().size(),
-            GatewayLoad.Latencies.percentile(busy.shed(), 0.5),
-            GatewayLoad.Latencies.percentile(busy.shed(), 0.99),
-            GatewayLoad.Latencies.percentile(busy.shed(), 1.0),
-            busy.other());
+            "%ngate of %d, one 256 KiB claim (cached): admitted p99 unloaded (1 client) %.2f ms,"
+                + " at the gate's capacity (%d clients) %.2f ms (%d shed)%n",
+            GATE, idleP99, GATE, fullP99, full.shed().size());
+        shedLine("4x, clients honouring Retry-After", polite, idleP99, fullP99);
+        shedLine("4x, clients hammering (no back-off)", hammer, idleP99, fullP99);
       }
+      // As deployed (16 inline leads of the 64 threads), and with none (every wait asynchronous).
+      GatewayExtremes.hungStore(rig, "/v1/claims/" + firstRef, 200, 2000, 16);
+      GatewayExtremes.hungStore(rig, "/v1/claims/" + firstRef, 200, 2000, 0);
+      GatewayExtremes.bigClaim(rig, dir, BIG_BYTES, "-Xmx256m");
     }
+  }
+
+  private static void shedLine(
+      String what, GatewayLoad.Latencies l, double idleP99, double fullP99) {
+    double p99 = GatewayLoad.Latencies.percentile(l.admitted(), 0.99);
+    System.out.printf(
+        "  %s: %d admitted, p99 %.2f ms = %.2fx unloaded, %.2fx at capacity (goal <= 2x);"
+            + " %d shed, p50 %.2f ms, p99 %.2f ms, max %.2f ms (goal < 5 ms); %d other%n",
+        what,
+        l.admitted().size(),
+        p99,
+        p99 / idleP99,
+        p99 / fullP99,
+        l.shed().size(),
+        GatewayLoad.Latencies.percentile(l.shed(), 0.5),
+        GatewayLoad.Latencies.percentile(l.shed(), 0.99),
+        GatewayLoad.Latencies.percentile(l.shed(), 1.0),
+        l.other());
   }
 
   /** The pack objects holding one claim of {@code size} each (a pack adds a small header). */

@@ -100,8 +100,13 @@ final class GatewayLoad {
     }
   }
 
-  /** {@code clients} loops GETting {@code path} for {@code seconds}; latencies by status. */
-  Latencies load(URI gateway, String path, int clients, int seconds) throws Exception {
+  /**
+   * {@code clients} loops GETting {@code path} for {@code seconds}; latencies by status. A client
+   * answered {@code 503} waits {@code backoffMs} before its next GET (as the shipped clients honour
+   * {@code Retry-After}); 0: it asks again at once (a client that hammers).
+   */
+  Latencies load(URI gateway, String path, int clients, int seconds, long backoffMs)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     List<Double> admitted = Collections.synchronizedList(new ArrayList<>());
     List<Double> shed = Collections.synchronizedList(new ArrayList<>());
@@ -122,6 +127,11 @@ final class GatewayLoad {
                         admitted.add(ms);
                       } else if (status == 503) {
                         shed.add(ms);
+                        if (backoffMs > 0) {
+                          Thread.sleep(
+                              Math.min(
+                                  backoffMs, Math.max(0, (end - System.nanoTime()) / 1_000_000)));
+                        }
                       } else {
                         synchronized (other) {
                           other[0]++;

@@ -27,6 +27,7 @@ final class GatewayProcesses implements AutoCloseable {
   static final String BUCKET = "bench";
 
   private final List<Process> children = new ArrayList<>();
+  private final Map<String, Process> gateways = new HashMap<>();
   private final Path dir;
   private final Path jar;
   final String token = "bench-" + UUID.randomUUID();
@@ -62,6 +63,36 @@ final class GatewayProcesses implements AutoCloseable {
 
   /** Starts a gateway jar on the S3 server with {@code extra} keys; returns where it listens. */
   URI startGateway(String name, Map<String, String> extra) throws Exception {
+    return startGateway(name, extra, List.of());
+  }
+
+  /**
+   * How many threads the gateway started as {@code name} runs now (Linux: its /proc status), or -1.
+   */
+  int threads(String name) {
+    Process p = gateways.get(name);
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/" + p.pid() + "/status"))) {
+        if (line.startsWith("Threads:")) {
+          return Integer.parseInt(line.substring(8).strip());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+    return -1;
+  }
+
+  /** Whether the gateway started as {@code name} still runs. */
+  boolean alive(String name) {
+    return gateways.get(name).isAlive();
+  }
+
+  /**
+   * Starts a gateway jar with {@code jvm} options (such as {@code -Xmx256m}) on the S3 server with
+   * {@code extra} keys (which may name other stores); returns where it listens.
+   */
+  URI startGateway(String name, Map<String, String> extra, List<String> jvm) throws Exception {
     Path tokens = dir.resolve(name + "-tokens.txt");
     String hash =
         HexFormat.of()
@@ -86,13 +117,22 @@ final class GatewayProcesses implements AutoCloseable {
     Path file = dir.resolve(name + ".properties");
     Files.writeString(file, props.toString());
     Process p =
-        new ProcessBuilder(java(), "-jar", jar.toString(), "--config", file.toString())
+        new ProcessBuilder(command(jvm, file))
             .redirectError(dir.resolve(name + ".stderr").toFile())
             .start();
     children.add(p);
+    gateways.put(name, p);
     String line =
         awaitLine(p, Pattern.compile("gateway listening on (http://\\S+)"), name + ".stderr");
     return URI.create(line);
+  }
+
+  private List<String> command(List<String> jvm, Path config) {
+    List<String> c = new ArrayList<>();
+    c.add(java());
+    c.addAll(jvm);
+    c.addAll(List.of("-jar", jar.toString(), "--config", config.toString()));
+    return c;
   }
 
   private String awaitLine(Process p, Pattern pattern, String stderr) throws IOException {

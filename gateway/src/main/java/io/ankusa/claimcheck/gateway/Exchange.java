@@ -66,6 +66,11 @@ final class Exchange {
 
   /** Answers a problem+json; 503s carry Retry-After, 401s a Bearer challenge. */
   void problem(Problem p) {
+    problem(p, null);
+  }
+
+  /** As {@link #problem(Problem)}, with {@code p}'s body already written ({@code json}). */
+  void problem(Problem p, byte[] json) {
     if (!answered.compareAndSet(false, true)) {
       return;
     }
@@ -77,7 +82,7 @@ final class Exchange {
       response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"claimcheck\"");
     }
     response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    byte[] body = p.json().getBytes(StandardCharsets.UTF_8);
+    byte[] body = json != null ? json : p.json().getBytes(StandardCharsets.UTF_8);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/problem+json");
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, Long.toString(body.length));
     send(p.status(), isHead() ? null : ByteBuffer.wrap(body), 0);

@@ -28,9 +28,11 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * stopped by {@link #close}; thread-safe.
  *
  * <p>Jetty 12's core {@code Handler} API answers asynchronously (a redeem waiting on a store holds
- * no thread), streams request and response bodies, bounds header sizes and idle connections, and is
- * already on the build (S3Proxy 4 runs on it, so the Jetty BOM is imported): no servlet container
- * and no second HTTP stack.
+ * no thread, except the few {@link InlineLeads} that make their small store read on the server's
+ * thread, {@code gateway.inline.leads}), streams request and response bodies, bounds header sizes
+ * and idle connections, and is already on the build (S3Proxy 4 runs on it, so the Jetty BOM is
+ * imported): no servlet container and no second HTTP stack. Jetty has no deadline for a request's
+ * headers (its idle timeout restarts at every byte): {@link HeaderDeadline} adds one.
  */
 public final class Gateway implements AutoCloseable {
 
@@ -48,6 +50,7 @@ public final class Gateway implements AutoCloseable {
   static final int ACCEPT_QUEUE = 1024;
 
   private final ServerConnector connector;
+  private HeaderDeadline headerDeadline;
 
   private Gateway(GatewayConfig config) {
     this.config = config;
@@ -129,7 +132,14 @@ public final class Gateway implements AutoCloseable {
     // them costs a selector key and a small buffer each, never a thread.
     server.addBean(new NetworkConnectionLimit(config.maxConnections(), connector));
     server.setHandler(
-        new GatewayHandler(cc, tokens, metrics, checkIns, readiness, config.retryAfterSeconds()));
+        new GatewayHandler(
+            cc,
+            tokens,
+            metrics,
+            checkIns,
+            readiness,
+            new InlineLeads(config.inlineLeads(), cc.ticker()),
+            config.retryAfterSeconds()));
   }
 
   /**
@@ -151,6 +161,8 @@ public final class Gateway implements AutoCloseable {
     long reload = config.tokensReloadMs();
     g.timer.scheduleWithFixedDelay(g.tokens::reload, reload, reload, TimeUnit.MILLISECONDS);
     g.readiness.start();
+    g.headerDeadline =
+        new HeaderDeadline(g.connector, Ticker.system(), config.headerDeadlineMs(), g.timer);
     return g;
   }
 
@@ -181,6 +193,11 @@ public final class Gateway implements AutoCloseable {
 
   Tokens tokens() {
     return tokens;
+  }
+
+  /** How many connections the header deadline closed: for tests in this package. */
+  long closedForSlowHeaders() {
+    return headerDeadline == null ? 0 : headerDeadline.closed();
   }
 
   /** Stops listening, then closes the claim checks; idempotent. */

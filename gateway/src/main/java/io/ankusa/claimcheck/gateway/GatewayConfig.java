@@ -40,6 +40,8 @@ public final class GatewayConfig extends AbstractConfig {
   public static final String THREADS_MAX = "gateway.threads.max";
   public static final String RETRY_AFTER_S = "gateway.retry.after.seconds";
   public static final String CHECKIN_THREADS = "gateway.checkin.threads";
+  public static final String INLINE_LEADS = "gateway.inline.leads";
+  public static final String HEADER_DEADLINE_MS = "gateway.header.deadline.ms";
 
   /** The gateway's own keys. */
   static final ConfigDef GATEWAY_DEF = define(new ConfigDef());
@@ -94,6 +96,12 @@ public final class GatewayConfig extends AbstractConfig {
               + "=false) listens on loopback only, unless "
               + PLAIN_REMOTE
               + "=true");
+    }
+    if (inlineLeads() >= getInt(THREADS_MAX)) {
+      throw new ConfigException(
+          INLINE_LEADS,
+          getInt(INLINE_LEADS),
+          "must be below " + THREADS_MAX + " (" + getInt(THREADS_MAX) + ")");
     }
     String tokens = getString(TOKENS_FILE);
     if (tokens == null || tokens.isBlank()) {
@@ -175,6 +183,17 @@ public final class GatewayConfig extends AbstractConfig {
 
   public int threadsMax() {
     return getInt(THREADS_MAX);
+  }
+
+  /** How many redeems may lead their store fetch on the server's thread at once. */
+  public int inlineLeads() {
+    int n = getInt(INLINE_LEADS);
+    return n >= 0 ? n : Math.min(16, threadsMax() / 4);
+  }
+
+  /** How long a connection may take to send one request's line and headers. */
+  public long headerDeadlineMs() {
+    return getLong(HEADER_DEADLINE_MS);
   }
 
   public int checkInThreads() {
@@ -302,6 +321,34 @@ public final class GatewayConfig extends AbstractConfig {
             "The most threads of the HTTP server's pool. Redeems do not hold a thread while they"
                 + " wait for a store; check-ins run on their own threads ("
                 + "gateway.checkin.threads).")
+        .define(
+            INLINE_LEADS,
+            Type.INT,
+            -1,
+            Range.between(-1, 10_000),
+            LOW,
+            "How many redeems of claims of at most 1 MiB may make their store request on the"
+                + " server's own thread at once (through the S3 store's synchronous client, when"
+                + " claimcheck.s3.inline.calls is true), each holding that thread until the request"
+                + " ends (at most its deadline), instead of handing it to the asynchronous client and"
+                + " waiting to be woken; the reader's coalescing, limit and deadline apply alike."
+                + " Past it redeems wait without a thread. Must be below "
+                + THREADS_MAX
+                + " (a hung store then holds at most this many threads); 0: never; -1: a quarter"
+                + " of "
+                + THREADS_MAX
+                + ", at most 16.")
+        .define(
+            HEADER_DEADLINE_MS,
+            Type.LONG,
+            10_000L,
+            Range.between(100, 3_600_000),
+            LOW,
+            "How long a connection may take from the first byte of a request to the end of its"
+                + " headers; past it the connection is closed (a client trickling its headers a byte"
+                + " at a time would otherwise hold it until "
+                + MAX_HEADER_BYTES
+                + ", the idle timeout restarting at every byte). Checked about every second.")
         .define(
             CHECKIN_THREADS,
             Type.INT,

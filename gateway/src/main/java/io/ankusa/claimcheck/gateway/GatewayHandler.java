@@ -30,6 +30,17 @@ final class GatewayHandler extends Handler.Abstract {
   static final String CLAIMS = "/v1/claims";
   static final String REFS = "/v1/refs/";
 
+  /** The answer past the request gate, the same for every shed request. */
+  static final Problem SHED =
+      Problem.of(
+          503,
+          "UNAVAILABLE",
+          "overloaded: "
+              + ClaimCheckConfig.MAX_CONCURRENT_READS
+              + " requests are already being served");
+
+  private static final byte[] SHED_JSON = SHED.json().getBytes(StandardCharsets.UTF_8);
+
   private final ClaimCheck cc;
   private final Tokens tokens;
   private final GatewayMetrics metrics;
@@ -44,12 +55,13 @@ final class GatewayHandler extends Handler.Abstract {
       GatewayMetrics metrics,
       CheckIns checkIns,
       Readiness readiness,
+      InlineLeads inline,
       int retryAfter) {
     super(InvocationType.BLOCKING);
     this.cc = cc;
     this.tokens = tokens;
     this.metrics = metrics;
-    this.redeems = new Redeems(cc);
+    this.redeems = new Redeems(cc, inline);
     this.checkIns = checkIns;
     this.readiness = readiness;
     this.retryAfter = retryAfter;
@@ -101,13 +113,7 @@ final class GatewayHandler extends Handler.Abstract {
     }
     RequestPermit permit = cc.admitRequest();
     if (permit == null) {
-      x.problem(
-          Problem.of(
-              503,
-              "UNAVAILABLE",
-              "overloaded: "
-                  + ClaimCheckConfig.MAX_CONCURRENT_READS
-                  + " requests are already being served"));
+      x.problem(SHED, SHED_JSON); // its body written once: the shed path allocates little
       return true;
     }
     x.onDone(permit::close);

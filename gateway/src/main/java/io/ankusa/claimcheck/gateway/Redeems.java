@@ -13,8 +13,8 @@ import org.eclipse.jetty.http.HttpHeader;
 
 /**
  * {@code GET}/{@code HEAD /v1/claims/{ref}} and {@code GET /v1/refs/{ref}}: a ref the caller's
- * token may read, redeemed through the shared reader without holding a thread while it waits;
- * thread-safe (no state of its own).
+ * token may read, redeemed through the shared reader without holding a thread while it waits (but
+ * for a small claim's fetch led on this thread, {@link InlineLeads}); thread-safe.
  *
  * <p>Everything a ref alone decides is answered before any store request: its tenant against the
  * token (403), the read limit (413), {@code If-None-Match} (304: a claim never changes, so a
@@ -35,9 +35,11 @@ final class Redeems {
   private final long readDeadlineMs;
   private final long readMaxBytes;
   private final long streamMaxBytes;
+  private final InlineLeads inline;
 
-  Redeems(ClaimCheck cc) {
+  Redeems(ClaimCheck cc, InlineLeads inline) {
     this.cc = cc;
+    this.inline = inline;
     this.readDeadlineMs = cc.config().readDeadline().toMillis();
     this.readMaxBytes = cc.config().readMaxBytes();
     this.streamMaxBytes = cc.config().streamReadMaxBytes();
@@ -135,14 +137,20 @@ final class Redeems {
           x,
           ref,
           deadlineMs,
-          () -> cc.redeemRange(ref, r.first(), r.length(), deadline),
+          () ->
+              inline.run(
+                  r.length(), deadline, () -> cc.redeemRange(ref, r.first(), r.length(), deadline)),
           bytes -> ClaimAnswers.ranged(x, ref, etag, partAsk, size, ByteBuffer.wrap(bytes)));
       return;
     }
     if (size >= 0 && !x.isHead() && ask instanceof ByteRange.Whole) {
       ClaimCheck.ClaimStream stream;
       try {
-        stream = cc.redeemStream(ref, java.time.Duration.ofMillis(deadlineMs));
+        stream =
+            inline.run(
+                size,
+                deadline,
+                () -> cc.redeemStream(ref, java.time.Duration.ofMillis(deadlineMs)));
       } catch (RuntimeException e) {
         x.problem(ClaimAnswers.failure(e, ref));
         return;
@@ -154,7 +162,7 @@ final class Redeems {
         x,
         ref,
         deadlineMs,
-        () -> cc.redeem(ref, deadline),
+        () -> inline.run(limitedSize(ref), deadline, () -> cc.redeem(ref, deadline)),
         bytes -> ClaimAnswers.serve(x, ref, etag, bytes));
   }
 

@@ -47,6 +47,24 @@ class GatewayConfigTest {
   }
 
   @Test
+  void inlineLeadsMustLeaveThreadsFree() {
+    Map<String, Object> m = plain();
+    m.put("gateway.threads.max", "16");
+    assertThat(new GatewayConfig(m).inlineLeads()).as("by default a quarter").isEqualTo(4);
+    m.put("gateway.threads.max", "200");
+    assertThat(new GatewayConfig(m).inlineLeads()).as("at most 16 by default").isEqualTo(16);
+    m.put("gateway.threads.max", "16");
+    m.put("gateway.inline.leads", "16");
+    refused(m, "gateway.inline.leads");
+    m.put("gateway.inline.leads", "-2");
+    refused(m, "gateway.inline.leads");
+    m.put("gateway.inline.leads", "15");
+    assertThat(new GatewayConfig(m).inlineLeads()).isEqualTo(15);
+    m.put("gateway.header.deadline.ms", "10");
+    refused(m, "gateway.header.deadline.ms");
+  }
+
+  @Test
   void badListenValuesNameTheKey() {
     for (String bad : new String[] {"nowhere", ":80", "host:", "host:99999", "host:x"}) {
       Map<String, Object> m = plain();
