@@ -98,32 +98,48 @@ final class SharedClaimCheck implements ClaimCheck, ReaderAccess {
 
   @Override
   public ClaimRef checkIn(byte[] value) {
-    // The check-in blocks this thread until its write ends: the write may run on it.
-    try (InlineCalls.Scope s = InlineCalls.allow()) {
+    boolean alone = rt.checkInsInFlight.getAndIncrement() == 0;
+    try (InlineCalls.Scope s = inlineIf(alone)) {
       return writer.checkIn(value);
     } catch (Failure f) {
       throw Failures.of(f);
+    } finally {
+      rt.checkInsInFlight.decrementAndGet();
     }
   }
 
   @Override
   public ClaimRef checkInKey(byte[] key) {
-    // The check-in blocks this thread until its write ends: the write may run on it.
-    try (InlineCalls.Scope s = InlineCalls.allow()) {
+    boolean alone = rt.checkInsInFlight.getAndIncrement() == 0;
+    try (InlineCalls.Scope s = inlineIf(alone)) {
       return writer.checkInKey(key);
     } catch (Failure f) {
       throw Failures.of(f);
+    } finally {
+      rt.checkInsInFlight.decrementAndGet();
     }
   }
 
   @Override
   public List<ClaimRef> checkInAll(List<byte[]> values) {
-    // The check-in blocks this thread until its write ends: the write may run on it.
-    try (InlineCalls.Scope s = InlineCalls.allow()) {
+    boolean alone = rt.checkInsInFlight.getAndIncrement() == 0;
+    try (InlineCalls.Scope s = inlineIf(alone)) {
       return writer.checkInAll(values);
     } catch (Failure f) {
       throw Failures.of(f);
+    } finally {
+      rt.checkInsInFlight.decrementAndGet();
     }
+  }
+
+  /**
+   * A check-in blocks its thread until its write ends, so the write may run on that thread ({@link
+   * InlineCalls}) — but only when no other check-in on this store set is in flight: concurrent
+   * writers share the asynchronous client's connections better than each its own blocking call
+   * (DropInHarness, 16 threads).
+   */
+  private static InlineCalls.Scope inlineIf(boolean alone) {
+    return alone ? InlineCalls.allow() : InlineCalls.suspend();
   }
 
   @Override

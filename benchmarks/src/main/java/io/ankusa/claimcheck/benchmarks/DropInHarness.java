@@ -50,7 +50,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * within a round and the median of rounds is reported. With T threads each phase is T threads, each
  * with its own fresh serializer/deserializer over every T-th value, timed by the phase's wall
  * clock. Client CPU per MiB: every thread's CPU but S3Proxy's, the JIT's and the GC's ({@link
- * ThreadCpu}), over the phase. Objects are deleted after every pass (S3Proxy keeps them in memory).
+ * ThreadCpu}), over the phase; the S3 server's (S3Proxy's threads) beside it, the work our requests
+ * cost a server that, on this rig, shares the client's cores. Objects are deleted after every pass
+ * (S3Proxy keeps them in memory).
  *
  * <pre>
  *   java -Xms4g -Xmx4g -cp benchmarks/target/benchmarks.jar \
@@ -163,7 +165,10 @@ public final class DropInHarness {
     report(label, rows, rounds);
   }
 
-  /** One pass: {MiB/s deser, MiB/s ser, CPU ms/MiB deser, CPU ms/MiB ser}. */
+  /**
+   * One pass: {MiB/s deser, MiB/s ser, client CPU ms/MiB deser, client CPU ms/MiB ser, S3 server
+   * CPU ms/MiB deser, S3 server CPU ms/MiB ser}.
+   */
   private double[] pass(Candidate c, int size, int n, int threads) throws Exception {
     pass++;
     c.before();
@@ -172,7 +177,12 @@ public final class DropInHarness {
       long[] deser = phase(threads, c::deserialize);
       double mib = (double) size * n / (1 << 20);
       return new double[] {
-        mib / (deser[0] / 1e9), mib / (ser[0] / 1e9), deser[1] / 1e6 / mib, ser[1] / 1e6 / mib
+        mib / (deser[0] / 1e9),
+        mib / (ser[0] / 1e9),
+        deser[1] / 1e6 / mib,
+        ser[1] / 1e6 / mib,
+        deser[2] / 1e6 / mib,
+        ser[2] / 1e6 / mib
       };
     } finally {
       c.after();
@@ -220,8 +230,8 @@ public final class DropInHarness {
         throw new IllegalStateException("a phase thread failed", failed.get());
       }
     }
-    long client = cpu.stop().client();
-    return new long[] {nanos, client};
+    ThreadCpu.Split split = cpu.stop();
+    return new long[] {nanos, split.client(), split.of(ThreadCpu.Group.S3_SERVER)};
   }
 
   private void report(String label, Map<String, List<double[]>> rows, int rounds) {
@@ -229,8 +239,9 @@ public final class DropInHarness {
     System.out.println("-- " + label + ": median of " + rounds + " rounds (ratio per round)");
     System.out.println(
         "| candidate | deserialize MiB/s | vs peer | vs fastest raw | client CPU ms/MiB"
-            + " | serialize MiB/s | vs peer | client CPU ms/MiB |");
-    System.out.println("|---|---|---|---|---|---|---|---|");
+            + " | serialize MiB/s | vs peer | client CPU ms/MiB | S3 server CPU ms/MiB"
+            + " deserialize / serialize |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|");
     for (Map.Entry<String, List<double[]>> e : rows.entrySet()) {
       List<double[]> r = e.getValue();
       StringBuilder vsRaw = new StringBuilder();
@@ -246,7 +257,7 @@ public final class DropInHarness {
       }
       vsRaw.append(ratio(rawRatio));
       System.out.printf(
-          "| %s | %.0f | %s | %s | %.2f | %.0f | %s | %.2f |%n",
+          "| %s | %.0f | %s | %s | %.2f | %.0f | %s | %.2f | %.2f / %.2f |%n",
           e.getKey(),
           median(r, 0),
           peer == null ? "-" : ratio(ratios(r, peer, 0)),
@@ -254,7 +265,9 @@ public final class DropInHarness {
           median(r, 2),
           median(r, 1),
           peer == null ? "-" : ratio(ratios(r, peer, 1)),
-          median(r, 3));
+          median(r, 3),
+          median(r, 4),
+          median(r, 5));
     }
   }
 

@@ -33,9 +33,11 @@ import java.util.Random;
  * </ol>
  *
  * <p>Each round runs the variants in a rotated order; an untimed warm-up (50 records) of each comes
- * first. Ratios are peer time over our time (above 1: we are faster). The peer runs on the Kafka
- * clients it links against, in its own class loader ({@link PeerClassLoader}): it cannot run on
- * this JVM's kafka-clients 4.4.
+ * first. Ratios are peer time over our time (above 1: we are faster); <i>end to end</i> is the
+ * peer's produce + consume time over ours with the drop-in serde on both sides (our serializer, our
+ * deserializer inside the consumer: no prefetch), the issue's end-to-end figure. The peer runs on
+ * the Kafka clients it links against, in its own class loader ({@link PeerClassLoader}): it cannot
+ * run on this JVM's kafka-clients 4.4.
  *
  * <pre>
  *   mvn -B -pl benchmarks -am package -DskipTests
@@ -191,7 +193,8 @@ public final class PeerHarness {
   private static String line(String label, double[] f) {
     return String.format(
         "%-8s produce: peer %,7.0f ms, ours %,7.0f ms (%4.2fx) | consume: peer %,7.0f ms,"
-            + " ours %,7.0f ms (%4.2fx), ours+prefetch %,7.0f ms (%5.2fx)",
+            + " ours %,7.0f ms (%4.2fx), ours+prefetch %,7.0f ms (%5.2fx)"
+            + " | end to end, drop-in serde both sides: %4.2fx",
         label + ":",
         f[0] / 1e6,
         f[1] / 1e6,
@@ -200,7 +203,8 @@ public final class PeerHarness {
         f[3] / 1e6,
         f[2] / f[3],
         f[4] / 1e6,
-        f[2] / f[4]);
+        f[2] / f[4],
+        (f[0] + f[2]) / (f[1] + f[3]));
   }
 
   private static double[] median(List<double[]> rows) {

@@ -64,6 +64,14 @@ public final class Runtimes {
     public final ClaimReader reader;
     public final ClaimCheckTelemetry telemetry;
     public final Encryption encryption;
+
+    /**
+     * Check-ins in flight on this store set through any handle; a check-in lets its write run on
+     * its own thread only when it is the only one ({@code SharedClaimCheck}).
+     */
+    public final java.util.concurrent.atomic.AtomicInteger checkInsInFlight =
+        new java.util.concurrent.atomic.AtomicInteger();
+
     int handles;
 
     Runtime(

@@ -116,8 +116,13 @@ final class DefaultClaimReader implements ClaimReader {
       case SHED -> runner.settleAll(f, new ReadException(ReadException.Reason.OVERLOADED));
       case QUEUED -> arm(f.starter, f);
       case RUN -> {
-        arm(f.starter, f);
+        // The starter's deadline timer is armed only if the attempt did not answer it at once: an
+        // attempt that runs inline is bounded by that deadline itself, so a call answered on this
+        // thread schedules and cancels no timer.
         runner.runOwn(f);
+        if (!f.starter.isSettled()) {
+          arm(f.starter, f);
+        }
       }
     }
   }

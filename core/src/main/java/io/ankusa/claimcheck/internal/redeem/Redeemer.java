@@ -23,11 +23,13 @@ import java.util.function.Function;
  * reader verifies the stored bytes against the ref's length and CRC32C before it answers, so the
  * reader only ever caches verified bytes; a bad answer completes the fetch exceptionally with
  * {@code CORRUPT}, which the reader delivers unchanged and does not cache. Every answer the reader
- * gives (cache hits included) is verified again against this caller's ref, once, and then
- * decompressed. {@code CORRUPT} and {@code NOT_FOUND} are given only after a second look straight
- * at the store set (bypassing the reader's cache and coalescing) answers the same; a good second
- * look returns its bytes; any other second look is {@code UNAVAILABLE}. An {@link Error} is never
- * translated: it completes the redeem as itself. Failures are {@link Failure}s.
+ * gives (cache hits included) is verified against this caller's ref, once, and then decompressed:
+ * the very array this redeem's own fetch function verified (it led the flight) counts as verified,
+ * any other array (a hit, a flight another caller led) is checked here. {@code CORRUPT} and {@code
+ * NOT_FOUND} are given only after a second look straight at the store set (bypassing the reader's
+ * cache and coalescing) answers the same; a good second look returns its bytes; any other second
+ * look is {@code UNAVAILABLE}. An {@link Error} is never translated: it completes the redeem as
+ * itself. Failures are {@link Failure}s.
  */
 public final class Redeemer {
 
@@ -102,11 +104,12 @@ public final class Redeemer {
     if (refused != null) {
       return CompletableFuture.failedFuture(refused);
     }
-    CompletableFuture<byte[]> raw = fetch(ref, deadlineNanos);
+    Verified own = new Verified();
+    CompletableFuture<byte[]> raw = fetch(ref, deadlineNanos, own);
     return raw.handle(
             (bytes, error) ->
                 error == null
-                    ? answered(ref, bytes, deadlineNanos)
+                    ? answered(ref, bytes, bytes == own.bytes, deadlineNanos)
                     : failed(ref, error, deadlineNanos))
         .thenCompose(Function.identity());
   }
@@ -122,7 +125,7 @@ public final class Redeemer {
     if (refused != null) {
       return CompletableFuture.failedFuture(refused);
     }
-    return fetch(ref, deadlineNanos).thenApply(bytes -> null);
+    return fetch(ref, deadlineNanos, new Verified()).thenApply(bytes -> null);
   }
 
   private Failure refusal(ClaimRef ref) {
@@ -136,8 +139,19 @@ public final class Redeemer {
         ref.tenant().value(), ref.packId().hex(), ref.offset(), Math.toIntExact(ref.length()));
   }
 
-  /** The reader's fetch of {@code ref}'s range, the store search checking before it caches. */
-  private CompletableFuture<byte[]> fetch(ClaimRef ref, long deadlineNanos) {
+  /**
+   * The array a redeem's own fetch function last checked against that redeem's ref; the reader
+   * never changes an array it hands out, so the same array needs no second check.
+   */
+  private static final class Verified {
+    volatile byte[] bytes;
+  }
+
+  /**
+   * The reader's fetch of {@code ref}'s range, the store search checking before it caches and
+   * noting the checked array in {@code own}.
+   */
+  private CompletableFuture<byte[]> fetch(ClaimRef ref, long deadlineNanos, Verified own) {
     long packId = ref.packId().value();
     try {
       return reader.fetch(
@@ -151,6 +165,7 @@ public final class Redeemer {
                   .thenApply(
                       bytes -> {
                         claims.check(ref, bytes); // before the reader caches it
+                        own.bytes = bytes;
                         return bytes;
                       }),
           deadlineNanos);
@@ -159,9 +174,12 @@ public final class Redeemer {
     }
   }
 
-  private CompletableFuture<byte[]> answered(ClaimRef ref, byte[] bytes, long deadline) {
+  private CompletableFuture<byte[]> answered(
+      ClaimRef ref, byte[] bytes, boolean checked, long deadline) {
     try {
-      claims.check(ref, bytes);
+      if (!checked) {
+        claims.check(ref, bytes);
+      }
     } catch (Failure corrupt) {
       // Bytes the reader holds for this range that are not this ref's (another ref naming the
       // same range, or a reader that cached before verifying): ask the stores themselves.

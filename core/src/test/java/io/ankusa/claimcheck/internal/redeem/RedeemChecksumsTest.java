@@ -25,9 +25,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A redeem computes the claim's CRC32C once per answer it verifies: a cache hit once, a miss twice
- * (the reader's fetch checks before it caches, the redeem checks the answer against its own ref).
- * Counted through the checksum seam of {@link Claims}; the decoding after the check computes none.
+ * A redeem computes the claim's CRC32C once: a miss in the fetch function before the reader caches
+ * (the redeem that led the flight takes that very array as verified), a cache hit when the answer
+ * is checked against the redeem's own ref. Bytes the redeem's own function did not check are
+ * checked, so another ref naming the same range never gets them unverified. Counted through the
+ * checksum seam of {@link Claims}; the decoding after the check computes none.
  */
 class RedeemChecksumsTest {
 
@@ -84,17 +86,46 @@ class RedeemChecksumsTest {
   }
 
   @Test
-  void aCacheHitComputesTheClaimChecksumOnceAndAMissTwice() {
+  void aCacheHitAndAMissEachComputeTheClaimChecksumOnce() {
     Redeemer redeemer = redeemer();
     byte[] value = new byte[3000];
     new Random(1).nextBytes(value);
     ClaimRef ref = stored(value);
 
     assertThat(redeemer.redeem(ref, deadline()).join()).isEqualTo(value);
-    assertThat(checksums.get()).as("a miss: the fetch's check, then the answer's").isEqualTo(2);
+    assertThat(checksums.get()).as("a miss: the fetch's check alone").isEqualTo(1);
 
     checksums.set(0);
     assertThat(redeemer.redeem(ref, deadline()).join()).isEqualTo(value);
     assertThat(checksums.get()).as("a cache hit: the answer's check alone").isEqualTo(1);
+  }
+
+  @Test
+  void aRefWhoseRangeIsCachedForAnotherRefIsCheckedAgainstItsOwnChecksum() {
+    Redeemer redeemer = redeemer();
+    byte[] value = new byte[3000];
+    new Random(2).nextBytes(value);
+    ClaimRef ref = stored(value);
+    assertThat(redeemer.redeem(ref, deadline()).join()).isEqualTo(value);
+    // The same range, a checksum the stored bytes do not have: the cached bytes are not its own.
+    ClaimRef other =
+        new ClaimRef(
+            ref.version(),
+            ref.tenant(),
+            ref.claimId(),
+            ref.offset(),
+            ref.length(),
+            ~ref.checksum(),
+            ref.codec(),
+            ref.rawLength());
+
+    checksums.set(0);
+    assertThat(redeemer.redeem(other, deadline()))
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        .withMessageContaining("CORRUPT");
+    assertThat(checksums.get())
+        .as("the hit checked, then the second look's own check")
+        .isGreaterThanOrEqualTo(2);
   }
 }
