@@ -130,4 +130,40 @@ class GcsStoreProviderTest {
         .isInstanceOf(ConfigException.class)
         .satisfies(e -> assertThat(PlantedSecretTest.printed(e)).doesNotContain(SECRET));
   }
+
+  /**
+   * A service-account key (made here: an RSA key, its token URI on a closed loopback port) read
+   * from {@code gcs.credentials.file} or {@code gcs.credentials.json}: the store opens with it
+   * (nothing is sent: a token is fetched at the first call), and its key shows nowhere.
+   */
+  @Test
+  void aServiceAccountKeyOpensTheStoreFromAFileOrInline(@TempDir Path dir) throws Exception {
+    java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance("RSA");
+    g.initialize(2048);
+    String pem =
+        "-----BEGIN PRIVATE KEY-----\\n"
+            + java.util.Base64.getEncoder()
+                .encodeToString(g.generateKeyPair().getPrivate().getEncoded())
+            + "\\n-----END PRIVATE KEY-----\\n";
+    String json =
+        "{\"type\":\"service_account\",\"project_id\":\"claimcheck-test\",\"private_key_id\":\""
+            + SECRET
+            + "\",\"private_key\":\""
+            + pem
+            + "\",\"client_email\":\"cc@claimcheck-test.iam.gserviceaccount.com\","
+            + "\"client_id\":\"1\",\"token_uri\":\"http://127.0.0.1:1/token\"}";
+    Path file = Files.writeString(dir.resolve("sa.json"), json);
+    for (String[] setting :
+        new String[][] {
+          {"gcs.credentials.file", file.toString()}, {"gcs.credentials.json", json}
+        }) {
+      ClaimCheckConfig c =
+          config("gs://my-bucket", setting[0], setting[1], "gcs.endpoint", "http://127.0.0.1:1");
+      try (ClaimStore store = c.stores().get(0).open()) {
+        assertThat(store.describe()).isEqualTo("gs://my-bucket");
+        assertThat(store.toString()).doesNotContain(SECRET);
+      }
+      assertThat(c.toString()).doesNotContain(SECRET).doesNotContain("PRIVATE KEY");
+    }
+  }
 }
