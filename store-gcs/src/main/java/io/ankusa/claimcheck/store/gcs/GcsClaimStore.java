@@ -20,29 +20,26 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link ClaimStore} on one Cloud Storage bucket and name prefix, over the SDK's HTTP (JSON API)
  * client making one attempt per call; thread-safe.
  *
- * <p>Invariants: every call runs on the store's I/O threads, bounded by the smaller of its {@code
- * timeout} and the store's operation timeout (its sockets' timeouts too; past it, {@code
- * UNAVAILABLE}); every failure is a {@link StoreException} classified by {@link GcsFailures} from
- * the answer the transport saw ({@link Exchange}). A put-if-absent is one multipart upload with
- * {@code ifGenerationMatch=0}, so it never replaces an object (only {@link #put} does); a streamed
- * one is a resumable upload under the same precondition ({@link StreamedUpload}). A ranged read is
- * checked by {@link RangeRead}: never more bytes than asked, never fewer than the object holds.
- * Bytes handed to a put must not change until its future completes.
+ * <p>Invariants: every call runs on the store's I/O threads ({@link Calls}), bounded by the smaller
+ * of its {@code timeout} and the store's operation timeout (its sockets' timeouts too; past it,
+ * {@code UNAVAILABLE}); every failure is a {@link StoreException} classified by {@link GcsFailures}
+ * from the answer the transport saw ({@link Exchange}). A put-if-absent is one multipart upload
+ * with {@code ifGenerationMatch=0}, so it never replaces an object (only {@link #put} does); a
+ * streamed one is a resumable upload under the same precondition ({@link StreamedUpload}). A ranged
+ * read is checked by {@link RangeRead}: never more bytes than asked, never fewer than the object
+ * holds. Bytes handed to a put must not change until its future completes.
  */
 final class GcsClaimStore implements ClaimStore {
 
   private final Storage storage;
   private final ObservingTransport transport;
   private final GcsSettings settings;
-  private final ExecutorService io;
+  private final Calls calls;
   private final String description;
 
   GcsClaimStore(
@@ -50,7 +47,7 @@ final class GcsClaimStore implements ClaimStore {
     this.storage = Objects.requireNonNull(storage, "storage");
     this.transport = transport;
     this.settings = settings;
-    this.io = Objects.requireNonNull(io, "io");
+    this.calls = new Calls(io, transport, settings.operationTimeout());
     this.description = settings.location();
   }
 
@@ -215,70 +212,11 @@ final class GcsClaimStore implements ClaimStore {
     return BlobId.of(settings.bucket(), target.object());
   }
 
-  /** Whether a failure came with an HTTP answer (else the connection failed). */
-  private static boolean hasStatus(StoreException e) {
-    return e.getMessage() != null && e.getMessage().contains("HTTP ");
-  }
-
-  /** One blocking SDK call, given its target and its exchange. */
-  @FunctionalInterface
-  interface Call<T> {
-    T run(Target target, Exchange exchange) throws Exception;
-  }
-
-  private <T> CompletableFuture<T> run(Op op, String key, Duration timeout, Call<T> call) {
+  private <T> CompletableFuture<T> run(Op op, String key, Duration timeout, Calls.Call<T> call) {
     return run(op, target(key), timeout, call);
   }
 
-  /**
-   * Runs {@code call} on an I/O thread within the smaller of {@code timeout} and the operation
-   * timeout, completing the future with its value or its classified failure (an {@link Error} as
-   * itself); past the time, with {@code UNAVAILABLE} (the call is interrupted, and its sockets time
-   * out by then too).
-   */
-  private <T> CompletableFuture<T> run(Op op, Target target, Duration timeout, Call<T> call) {
-    Objects.requireNonNull(timeout, "timeout");
-    Duration t =
-        timeout.compareTo(settings.operationTimeout()) < 0 ? timeout : settings.operationTimeout();
-    CompletableFuture<T> result = new CompletableFuture<>();
-    if (t.toMillis() < 1) {
-      result.completeExceptionally(
-          new StoreException(
-              Kind.UNAVAILABLE, target.where(op) + "timeout " + timeout + " already passed"));
-      return result;
-    }
-    Future<?> task;
-    try {
-      task =
-          io.submit(
-              () -> {
-                Exchange exchange = Exchange.begin(t.toMillis());
-                try {
-                  result.complete(call.run(target, exchange));
-                } catch (Throwable e) {
-                  Throwable outcome = GcsFailures.outcome(e, op, target, exchange);
-                  if (!(outcome instanceof StoreException se)
-                      || (se.kind() == Kind.UNAVAILABLE && !hasStatus(se))) {
-                    transport.distrustPool();
-                  }
-                  result.completeExceptionally(outcome);
-                } finally {
-                  Exchange.end();
-                }
-              });
-    } catch (RejectedExecutionException e) {
-      result.completeExceptionally(
-          new StoreException(Kind.UNAVAILABLE, target.where(op) + "the store is closed", null, e));
-      return result;
-    }
-    CompletableFuture.delayedExecutor(t.toMillis(), TimeUnit.MILLISECONDS)
-        .execute(
-            () -> {
-              if (result.completeExceptionally(
-                  new StoreException(Kind.UNAVAILABLE, target.where(op) + "timed out"))) {
-                task.cancel(true);
-              }
-            });
-    return result;
+  private <T> CompletableFuture<T> run(Op op, Target target, Duration timeout, Calls.Call<T> call) {
+    return calls.run(op, target, timeout, call);
   }
 }

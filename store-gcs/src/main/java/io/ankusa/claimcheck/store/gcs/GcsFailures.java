@@ -133,8 +133,11 @@ final class GcsFailures {
     return new StoreException(Kind.UNAVAILABLE, what, null, cause);
   }
 
-  /** The HTTP status behind {@code t}: the SDK's code, else a raw HTTP failure's; 0 for none. */
-  private static int status(Throwable t) {
+  /**
+   * The HTTP status behind {@code t}: the SDK's code, else a raw HTTP failure's; 0 for none (the
+   * call never had an answer, or failed on one it judged bad itself).
+   */
+  static int status(Throwable t) {
     for (Throwable c = t; c != null; c = c.getCause()) {
       if (c instanceof BaseServiceException b && b.getCode() > 0) {
         return b.getCode();
