@@ -3,7 +3,6 @@ package io.ankusa.claimcheck.store.gcs;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.ankusa.claimcheck.store.gcs.StubObjects.StubObject;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -16,8 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,7 +25,8 @@ import java.util.regex.Pattern;
  * A <b>stub</b> of the few Cloud Storage JSON API calls the GCS store makes, on loopback, for tests
  * only: not GCS, not an emulator. Thread-safe.
  *
- * <p>It answers as GCS's documentation says GCS answers, and no further:
+ * <p>Uploads are {@link StubUploads}'. It answers as GCS's documentation says GCS answers, and no
+ * further:
  *
  * <ul>
  *   <li>{@code objects.insert} ({@code POST /upload/storage/v1/b/<bucket>/o}), {@code
@@ -69,18 +67,9 @@ final class GcsStub implements AutoCloseable {
   private static final Pattern OBJECTS = Pattern.compile("/storage/v1/b/([^/]+)/o/?");
   private static final Pattern UPLOAD = Pattern.compile("/upload/storage/v1/b/([^/]+)/o/?");
   private static final Pattern RANGE = Pattern.compile("bytes=(\\d+)-(\\d*)");
-  private static final Pattern CONTENT_RANGE =
-      Pattern.compile("bytes (?:(\\d+)-(\\d+)|\\*)/(\\d+|\\*)");
-  private static final Pattern NAME =
-      Pattern.compile("\"name\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"");
-  private static final Pattern CRC = Pattern.compile("\"crc32c\"\\s*:\\s*\"([^\"]+)\"");
-
-  /** One open resumable session. */
-  private record Session(
-      String bucket, String name, Long ifGenerationMatch, ByteArrayOutputStream bytes) {}
 
   private final StubObjects objects = new StubObjects();
-  private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+  private final StubUploads uploads = new StubUploads(objects);
   private final AtomicInteger throttles = new AtomicInteger();
   private final HttpServer server;
   private final ExecutorService threads = Executors.newCachedThreadPool();
@@ -110,7 +99,7 @@ final class GcsStub implements AutoCloseable {
 
   /** How many resumable sessions were opened and never finalized. */
   int openSessions() {
-    return sessions.size();
+    return uploads.openSessions();
   }
 
   /**
@@ -174,11 +163,11 @@ final class GcsStub implements AutoCloseable {
         return;
       }
       if (method.equals("POST") && "multipart".equals(q.get("uploadType"))) {
-        multipart(x, bucket, q, body);
+        uploads.multipart(x, bucket, q, body);
       } else if (method.equals("POST") && "resumable".equals(q.get("uploadType"))) {
-        startResumable(x, bucket, q, body);
+        uploads.startResumable(x, bucket, q, body);
       } else if (method.equals("PUT") && q.containsKey("upload_id")) {
-        resumableChunk(x, q.get("upload_id"), body);
+        uploads.resumableChunk(x, q.get("upload_id"), body);
       } else {
         json(
             x,
@@ -286,133 +275,12 @@ final class GcsStub implements AutoCloseable {
     json(x, 200, b.append("]}").toString());
   }
 
-  private void multipart(HttpExchange x, String bucket, Map<String, String> q, byte[] body)
-      throws IOException {
-    String type = x.getRequestHeaders().getFirst("Content-Type");
-    Matcher bm = Pattern.compile("boundary=\"?([^\";]+)\"?").matcher(type == null ? "" : type);
-    if (!bm.find()) {
-      json(x, 400, StubObjects.error(400, "invalid", "stub: not multipart/related"));
-      return;
-    }
-    List<byte[]> parts = Multipart.parts(body, bm.group(1));
-    if (parts.size() != 2) {
-      json(x, 400, StubObjects.error(400, "invalid", "stub: " + parts.size() + " parts, not 2"));
-      return;
-    }
-    String metadata = new String(parts.get(0), StandardCharsets.UTF_8);
-    String name = q.getOrDefault("name", field(NAME, metadata).orElse(null));
-    byte[] media = parts.get(1);
-    Optional<String> crc = field(CRC, metadata);
-    if (crc.isPresent() && !crc.get().equals(StubObjects.crc32c(media))) {
-      json(
-          x,
-          400,
-          StubObjects.error(
-              400,
-              "invalid",
-              "Provided CRC32C \\\"" + crc.get() + "\\\" doesn't match calculated CRC32C."));
-      return;
-    }
-    finish(x, bucket, name, media, generationMatch(q));
-  }
-
-  private void startResumable(HttpExchange x, String bucket, Map<String, String> q, byte[] body)
-      throws IOException {
-    String name =
-        q.getOrDefault("name", field(NAME, new String(body, StandardCharsets.UTF_8)).orElse(null));
-    Long match = generationMatch(q);
-    if (!StubObjects.holds(objects.get(bucket, name), match)) {
-      conditionNotMet(x);
-      return;
-    }
-    String id = UUID.randomUUID().toString();
-    sessions.put(id, new Session(bucket, name, match, new ByteArrayOutputStream()));
-    String host = x.getRequestHeaders().getFirst("Host"); // the client's view (a proxy keeps it)
-    x.getResponseHeaders()
-        .set(
-            "Location",
-            "http://"
-                + host
-                + "/upload/storage/v1/b/"
-                + bucket
-                + "/o?uploadType=resumable&upload_id="
-                + id);
-    x.sendResponseHeaders(200, -1);
-  }
-
-  private void resumableChunk(HttpExchange x, String id, byte[] body) throws IOException {
-    Session s = sessions.get(id);
-    if (s == null) {
-      json(x, 404, StubObjects.error(404, "notFound", "stub: no such upload session"));
-      return;
-    }
-    String cr = x.getRequestHeaders().getFirst("Content-Range");
-    Matcher m = CONTENT_RANGE.matcher(cr == null ? "" : cr.trim());
-    if (!m.matches()) {
-      json(x, 400, StubObjects.error(400, "invalid", "stub: bad Content-Range " + cr));
-      return;
-    }
-    synchronized (s) {
-      if (m.group(1) != null && Long.parseLong(m.group(1)) != s.bytes().size()) {
-        json(
-            x,
-            400,
-            StubObjects.error(
-                400, "invalid", "stub: chunk at " + m.group(1) + ", expected " + s.bytes().size()));
-        return;
-      }
-      s.bytes().write(body);
-      if (m.group(3).equals("*")) {
-        x.getResponseHeaders().set("Range", "bytes=0-" + (s.bytes().size() - 1));
-        x.sendResponseHeaders(308, -1);
-        return;
-      }
-      if (Long.parseLong(m.group(3)) != s.bytes().size()) {
-        json(
-            x,
-            400,
-            StubObjects.error(
-                400,
-                "invalid",
-                "stub: total " + m.group(3) + " but " + s.bytes().size() + " bytes sent"));
-        return;
-      }
-      sessions.remove(id);
-      finish(x, s.bucket(), s.name(), s.bytes().toByteArray(), s.ifGenerationMatch());
-    }
-  }
-
-  private void finish(HttpExchange x, String bucket, String name, byte[] bytes, Long match)
-      throws IOException {
-    StubObject o = objects.put(bucket, name, bytes, match);
-    if (o == null) {
-      conditionNotMet(x);
-      return;
-    }
-    json(x, 200, StubObjects.json(bucket, o));
-  }
-
-  private static void conditionNotMet(HttpExchange x) throws IOException {
-    json(
-        x,
-        412,
-        StubObjects.error(
-            412,
-            "conditionNotMet",
-            "At least one of the pre-conditions you specified did not hold."));
-  }
-
-  private static Long generationMatch(Map<String, String> q) {
-    String v = q.get("ifGenerationMatch");
-    return v == null ? null : Long.valueOf(v);
-  }
-
-  private static Optional<String> field(Pattern p, String json) {
+  static Optional<String> field(Pattern p, String json) {
     Matcher m = p.matcher(json);
     return m.find() ? Optional.of(m.group(1).replace("\\/", "/")) : Optional.empty();
   }
 
-  private static void json(HttpExchange x, int status, String json) throws IOException {
+  static void json(HttpExchange x, int status, String json) throws IOException {
     byte[] b = json.getBytes(StandardCharsets.UTF_8);
     x.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
     send(x, status, b, 0, b.length);
