@@ -157,6 +157,19 @@ class GcsClaimStoreContractIT extends ClaimStoreContract {
   }
 
   @Test
+  void aDenialIsForbiddenForEveryOperation() {
+    String key = freshKey();
+    store.putIfAbsent(key, bytes(10), T).join();
+    proxy.inject(Fault.forbidden());
+    assertThat(failure(store.getRange(key, 0, 10, T)).kind()).isEqualTo(Kind.FORBIDDEN);
+    assertThat(failure(store.stat(key, T)).kind()).isEqualTo(Kind.FORBIDDEN);
+    assertThat(failure(store.putIfAbsent(freshKey(), bytes(3), T)).kind())
+        .isEqualTo(Kind.FORBIDDEN);
+    assertThat(failure(store.delete(key, T)).kind()).isEqualTo(Kind.FORBIDDEN);
+    assertThat(failure(store.list("", null, T)).kind()).isEqualTo(Kind.FORBIDDEN);
+  }
+
+  @Test
   void gcsOwnThrottlingAnswersAreThrottled() {
     String key = freshKey();
     store.putIfAbsent(key, bytes(10), T).join();
@@ -179,6 +192,7 @@ class GcsClaimStoreContractIT extends ClaimStoreContract {
     proxy.inject(Fault.truncatedBody(), "GET");
     StoreException cut = failure(store.getRange(key, 0, 40, T));
     assertThat(cut.kind()).as("%s", cut).isEqualTo(Kind.UNAVAILABLE);
+    assertThat(cut).hasMessageContaining("but the body has");
     proxy.clear();
     proxy.inject(Fault.partialWithoutContentRange(), "GET");
     StoreException noRange = failure(store.getRange(key, 10, 20, T));
