@@ -33,6 +33,7 @@ enum Modules {
   CLI("io.ankusa.claimcheck.cli.ClaimCheckCli"),
   GATEWAY("io.ankusa.claimcheck.gateway.Gateway"),
   STORE_AZURE("io.ankusa.claimcheck.store.azure.AzureStoreProvider"),
+  STORE_GCS("io.ankusa.claimcheck.store.gcs.GcsStoreProvider"),
   EXAMPLES("io.ankusa.claimcheck.examples.Demo");
 
   private static final Map<Modules, JavaClasses> IMPORTED = new ConcurrentHashMap<>();

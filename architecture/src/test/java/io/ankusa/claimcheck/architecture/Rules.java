@@ -150,6 +150,22 @@ final class Rules {
         .as("only " + ROOT + ".store.azure depends on the Azure SDK");
   }
 
+  /**
+   * Only the GCS store names the Google Cloud SDK: its client, the HTTP and auth libraries under it
+   * and the Apache HTTP client its transport runs on. (Tink and protobuf, under {@code
+   * com.google.crypto} and {@code com.google.protobuf}, are not the GCS SDK.)
+   */
+  static ArchRule gcsSdkOnlyInStoreGcs() {
+    return noClasses()
+        .that()
+        .resideOutsideOfPackage(ROOT + ".store.gcs..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "com.google.cloud..", "com.google.api..", "com.google.auth..", "org.apache.http..")
+        .as("only " + ROOT + ".store.gcs depends on the Google Cloud SDK");
+  }
+
   /** Only telemetry names Micrometer (users pass a registry as an Object). */
   static ArchRule micrometerOnlyInTelemetry() {
     return noClasses()

@@ -94,4 +94,23 @@ class RulesCanFailTest {
           .anyMatch(line -> line.contains("archfixture.a") && line.contains("archfixture.b"));
     }
   }
+
+  /**
+   * The GCS rule's packages are where the store's SDK calls go, seen without the SDK's jars (this
+   * module takes store-gcs without its tree): the same packages, forbidden everywhere, fail on the
+   * store's own classes. (No fixture names the GCS SDK: it is not on this module's class path.)
+   */
+  @Test
+  void theGcsRulesPackagesAreWhereTheStoreCallsTheSdk() {
+    ArchRule everywhere =
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses()
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                "com.google.cloud..", "com.google.api..", "com.google.auth..", "org.apache.http..");
+    assertThat(everywhere.evaluate(Modules.STORE_GCS.classes()).getFailureReport().getDetails())
+        .anyMatch(
+            line -> line.contains("GcsClaimStore") && line.contains("com.google.cloud.storage"))
+        .anyMatch(line -> line.contains("ObservingTransport") && line.contains("org.apache.http"));
+  }
 }

@@ -4,9 +4,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Where the library may name a third-party API: the AWS SDK only in the S3 store (and the AWS KMS
- * KEK provider, crypto.awskms), the Azure SDK only in the Azure store, Micrometer only in telemetry
- * (over the library's modules; the examples are a user's code), Kafka only through its public API
- * (the examples too). The benchmarks and the testkit are not checked.
+ * KEK provider, crypto.awskms), the Azure SDK only in the Azure store, the Google Cloud SDK only in
+ * the GCS store, Micrometer only in telemetry (over the library's modules; the examples are a
+ * user's code), Kafka only through its public API (the examples too). The benchmarks and the
+ * testkit are not checked.
  */
 class ThirdPartyApisTest {
 
@@ -19,6 +20,12 @@ class ThirdPartyApisTest {
   void onlyStoreAzureUsesTheAzureSdk() {
     Rules.azureSdkOnlyInStoreAzure().check(library());
     Rules.azureSdkOnlyInStoreAzure().check(Modules.GATEWAY.classes());
+  }
+
+  @Test
+  void onlyStoreGcsUsesTheGoogleCloudSdk() {
+    Rules.gcsSdkOnlyInStoreGcs().check(library());
+    Rules.gcsSdkOnlyInStoreGcs().check(Modules.GATEWAY.classes());
   }
 
   @Test
@@ -44,6 +51,7 @@ class ThirdPartyApisTest {
                 Modules.CLI,
                 Modules.GATEWAY,
                 Modules.STORE_AZURE,
+                Modules.STORE_GCS,
                 Modules.EXAMPLES));
   }
 
@@ -54,6 +62,7 @@ class ThirdPartyApisTest {
         Modules.SERDE,
         Modules.CONNECT,
         Modules.CLI,
-        Modules.STORE_AZURE);
+        Modules.STORE_AZURE,
+        Modules.STORE_GCS);
   }
 }

@@ -91,6 +91,11 @@ class ConfigurationReferenceTest {
         "Azure Blob store (`abs://account/container[/prefix]`, `claimcheck-store-azure`)",
         new io.ankusa.claimcheck.store.azure.AzureStoreProvider().settings(),
         Set.of());
+    section(
+        b,
+        "Google Cloud Storage store (`gs://bucket[/prefix]`, `claimcheck-store-gcs`)",
+        new io.ankusa.claimcheck.store.gcs.GcsStoreProvider().settings(),
+        Set.of());
     return b.toString();
   }
 
