@@ -28,6 +28,11 @@ final class ChaosRecorders {
     }
   }
 
+  /** Whether a ref's bytes name an encrypted claim. */
+  static boolean isEncrypted(byte[] refBytes) {
+    return RefCodec.decode(refBytes).isEncrypted();
+  }
+
   static long idOf(byte[] key) {
     try {
       return key == null ? -1 : Long.parseLong(new String(key, StandardCharsets.UTF_8));
@@ -55,6 +60,9 @@ final class ChaosRecorders {
         byte[] value = super.deserialize(topic, headers, data);
         ChaosLedger ledger = ChaosLedger.current;
         String pack = value == data ? null : packOf(data);
+        if (ledger != null && pack != null) {
+          ChaosLedger.count(ledger.refs, isEncrypted(data) ? "encrypted" : "NOT encrypted");
+        }
         if (ledger != null
             && pack != null
             && ChaosIT.IN.equals(topic)
