@@ -429,7 +429,9 @@ class ChaosIT {
           ClaimCheckException claim = ClaimCheckDeserializationExceptionHandler.claimFailure(e);
           ChaosLedger.count(
               ledger.streamsThreadFailures,
-              claim != null ? "claim " + claim.reason() : rootCause(e).getClass().getSimpleName());
+              claim != null
+                  ? "claim " + claim.reason() + ChaosRecorders.kmsTag(claim)
+                  : rootCause(e).getClass().getSimpleName());
           return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     return s;

@@ -33,6 +33,17 @@ final class ChaosRecorders {
     return RefCodec.decode(refBytes).isEncrypted();
   }
 
+  /** {@code " (KMS)"} when {@code e} says the KMS could not be used, else empty. */
+  static String kmsTag(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String m = t.getMessage();
+      if (m != null && (m.contains("KMS of KEK") || m.contains("gave no data key"))) {
+        return " (KMS)";
+      }
+    }
+    return "";
+  }
+
   static long idOf(byte[] key) {
     try {
       return key == null ? -1 : Long.parseLong(new String(key, StandardCharsets.UTF_8));
@@ -46,7 +57,7 @@ final class ChaosRecorders {
     if (ledger == null) {
       return;
     }
-    ChaosLedger.count(ledger.claimFailures, surface + " " + e.reason());
+    ChaosLedger.count(ledger.claimFailures, surface + " " + e.reason() + kmsTag(e));
     if (!e.isRetriable()) {
       ledger.finalAnswer(surface, id, packOf(refBytes), e.reason().name(), e.getMessage());
     }
