@@ -59,7 +59,9 @@ final class ChaosClients {
                 ClaimCheckDeserializationExceptionHandler.claimFailure(cause);
             ChaosLedger.count(
                 ledger.sendRetries,
-                claim != null ? "claim " + claim.reason() : cause.getClass().getSimpleName());
+                claim != null
+                    ? "claim " + claim.reason() + ChaosRecorders.kmsTag(claim)
+                    : cause.getClass().getSimpleName());
             Thread.sleep(Math.min(1000, 100L << Math.min(attempt, 4)));
           }
         }

@@ -20,9 +20,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordDeserializationException;
-import software.amazon.awssdk.core.async.AsyncRequestBody;
-import software.amazon.awssdk.core.async.AsyncResponseTransformer;
-import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
  * The faults of a chaos run and the seeded scheduler that switches them on and off; the scheduler
@@ -35,16 +32,24 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
  */
 final class ChaosFaults {
 
-  /** One store of the run: its name, bucket and the proxy in front of it. */
-  record Store(String name, String bucket, FaultProxy proxy) {}
+  /** One store of the run: its name, the proxy in front of it and raw access to its objects. */
+  record Store(String name, FaultProxy proxy, ChaosStores.Raw raw) {}
 
-  /** What a fault needs besides its stores: the broker and a raw client of the S3 server. */
+  /** What a fault needs besides its stores: the broker, the ledger, a consumer for replays. */
   record World(
       EmbeddedKafka kafka,
-      S3AsyncClient rawS3,
       ChaosLedger ledger,
       KafkaConsumer<String, byte[]> replay,
       String topic) {}
+
+  /**
+   * How a schedule paces its faults: a gap of {@code minGap} ms up to (not including) {@code
+   * maxGap} before each, on for {@code minWindow} up to {@code maxWindow} ms.
+   */
+  record Pacing(int minGap, int maxGap, int minWindow, int maxWindow) {}
+
+  /** The stores' and the broker's faults: one after another, little time between. */
+  static final Pacing STORE_PACING = new Pacing(300, 1_500, 800, 4_000);
 
   /** Switches a fault on; returns what switches it off, or null when it cannot be on yet. */
   interface Injector {
@@ -53,6 +58,8 @@ final class ChaosFaults {
 
   /** One kind of fault: {@code perStore} kinds hit one store or both, the others the world. */
   record Kind(String name, boolean perStore, Injector injector) {}
+
+  private static final String BROKER_RESTART = "broker-restart";
 
   static final List<Kind> KINDS =
       List.of(
@@ -68,7 +75,7 @@ final class ChaosFaults {
           proxy("html-404", (p, r) -> p.inject(Fault.htmlNotFound())),
           rearmed("corrupt-body", p -> p.failTimes(1, Fault.corruptBody(), "GET")),
           new Kind("corrupt-object", false, ChaosFaults::corruptObject),
-          new Kind("broker-restart", false, ChaosFaults::restartBroker));
+          new Kind(BROKER_RESTART, false, ChaosFaults::restartBroker));
 
   private ChaosFaults() {}
 
@@ -106,10 +113,10 @@ final class ChaosFaults {
 
   /**
    * Overwrites the pack of one record already read (seeded choice among the older half, so the
-   * reader's cache has likely dropped it) directly in the S3 server, not through the proxy, with
-   * one byte flipped in the middle; reads the record once through the product while it is
-   * corrupted, and when switched off puts the original back and reads it until it comes back
-   * byte-identical. The window is logged per pack, for reconciling CORRUPT answers.
+   * reader's cache has likely dropped it) directly in its stores, not through the proxy, with one
+   * byte flipped in the middle; reads the record once through the product while it is corrupted,
+   * and when switched off puts the original back and reads it until it comes back byte-identical.
+   * The window is logged per pack, for reconciling CORRUPT answers.
    */
   static Runnable corruptObject(World w, List<Store> all, Random r) {
     List<Long> known = new ArrayList<>(new TreeSet<>(w.ledger().packs.keySet()));
@@ -123,39 +130,27 @@ final class ChaosFaults {
     // A pack can be in both stores: a write that hung on one store still lands there after the
     // failover wrote it to the other. Corrupt every copy, or a read would just find the other.
     List<Store> holding = new ArrayList<>();
+    List<byte[]> originals = new ArrayList<>();
     for (Store s : all) {
-      try {
-        w.rawS3().headObject(b -> b.bucket(s.bucket()).key(key)).join();
+      byte[] bytes = s.raw().get(key);
+      if (bytes != null) {
         holding.add(s);
-      } catch (RuntimeException notHere) {
-        // the next store
+        originals.add(bytes);
       }
     }
     if (holding.isEmpty()) {
       w.ledger().fault("harness-error", "corrupt-object: no store holds " + key);
       return () -> {};
     }
-    List<byte[]> originals = new ArrayList<>();
-    for (Store t : holding) {
-      originals.add(
-          w.rawS3()
-              .getObject(b -> b.bucket(t.bucket()).key(key), AsyncResponseTransformer.toBytes())
-              .join()
-              .asByteArray());
-    }
     String names = holding.stream().map(Store::name).collect(Collectors.joining("+"));
     ChaosLedger.Window window = w.ledger().corrupting(pack, names);
     for (int i = 0; i < holding.size(); i++) {
       byte[] altered = originals.get(i).clone();
       altered[altered.length / 2] ^= (byte) 0x5A;
-      put(w, holding.get(i), key, altered);
+      holding.get(i).raw().put(key, altered);
     }
-    for (Store t : holding) { // the altered bytes are what the S3 server now serves
-      byte[] now =
-          w.rawS3()
-              .getObject(b -> b.bucket(t.bucket()).key(key), AsyncResponseTransformer.toBytes())
-              .join()
-              .asByteArray();
+    for (Store t : holding) { // the altered bytes are what the store now serves
+      byte[] now = t.raw().get(key);
       if (java.util.Arrays.equals(now, originals.get(holding.indexOf(t)))) {
         w.ledger()
             .fault(
@@ -181,7 +176,7 @@ final class ChaosFaults {
     ChaosLedger.count(w.ledger().replays, "store GETs while corrupted " + storeGets);
     return () -> {
       for (int i = 0; i < holding.size(); i++) {
-        put(w, holding.get(i), key, originals.get(i));
+        holding.get(i).raw().put(key, originals.get(i));
       }
       window.end = System.nanoTime();
       replay(w, id, true);
@@ -233,33 +228,29 @@ final class ChaosFaults {
     }
   }
 
-  private static void put(World w, Store store, String key, byte[] bytes) {
-    w.rawS3()
-        .putObject(b -> b.bucket(store.bucket()).key(key), AsyncRequestBody.fromBytes(bytes))
-        .join();
-  }
-
   static Runnable restartBroker(World w, List<Store> all, Random r) {
     w.kafka().stop();
     return w.kafka()::restart;
   }
 
   /**
-   * Runs the schedule until {@code untilNanos}: gap, fault on, window, fault off, and again.
-   * Returns with every fault off (the broker up, every proxy cleared), also when interrupted.
+   * Runs the schedule until {@code untilNanos}: gap, fault on, window, fault off, and again, paced
+   * by {@code pacing}. Returns with every fault of {@code kinds} off (every proxy of {@code stores}
+   * cleared; the broker up when {@code kinds} restart it), also when interrupted.
    */
-  static void run(World w, List<Store> stores, List<Kind> kinds, Random r, long untilNanos) {
+  static void run(
+      World w, List<Store> stores, List<Kind> kinds, Pacing pacing, Random r, long untilNanos) {
     List<Kind> bag = new ArrayList<>();
     try {
       while (System.nanoTime() < untilNanos && !Thread.currentThread().isInterrupted()) {
-        Thread.sleep(300 + r.nextInt(1200));
+        Thread.sleep(pacing.minGap() + r.nextInt(pacing.maxGap() - pacing.minGap()));
         if (bag.isEmpty()) {
           bag.addAll(kinds);
           Collections.shuffle(bag, r);
         }
         Kind kind = bag.remove(bag.size() - 1);
         List<Store> targets = kind.perStore() ? targets(stores, r) : stores;
-        long window = 800 + r.nextInt(3200);
+        long window = pacing.minWindow() + r.nextInt(pacing.maxWindow() - pacing.minWindow());
         Runnable off;
         try {
           off = kind.injector().on(w, targets, r);
@@ -294,7 +285,7 @@ final class ChaosFaults {
       Thread.currentThread().interrupt();
     } finally {
       stores.forEach(s -> s.proxy().clear());
-      if (!w.kafka().isRunning()) {
+      if (kinds.stream().anyMatch(k -> k.name().equals(BROKER_RESTART)) && !w.kafka().isRunning()) {
         w.kafka().restart();
       }
     }

@@ -7,8 +7,6 @@ import io.ankusa.claimcheck.internal.ReaderAccess;
 import io.ankusa.claimcheck.internal.cache.ClaimCache;
 import io.ankusa.claimcheck.internal.reader.StoreStats;
 import io.ankusa.claimcheck.testkit.EmbeddedKafka;
-import io.ankusa.claimcheck.testkit.EmbeddedS3;
-import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -43,20 +41,20 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThr
 import org.apache.kafka.streams.kstream.KStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3AsyncClient;
 
 /**
  * A seeded chaos run: producers, a plain consumer group and an exactly-once Streams app (a
  * pass-through, and a repartitioning {@code groupBy(...).aggregate(adder, subtractor)} whose values
  * cross the threshold both ways, checked against the same aggregation over plain bytes: {@link
- * ChaosAggregate}) work on a real KRaft broker and two S3 stores (two buckets of one S3Proxy, each
- * behind its own fault proxy) while {@link ChaosFaults} switches faults on and off; then the
- * invariants are checked and the figures printed. {@code -Dchaos.seed} replays a schedule; {@code
- * -Dchaos.minutes} and {@code -Dchaos.records} make the run longer.
+ * ChaosAggregate}) work on a real KRaft broker and two stores, each behind its own fault proxy
+ * ({@link ChaosStores}: a bucket of S3Proxy, and a container of Azurite — a second bucket where
+ * Azurite is not installed, outside CI), every claim encrypted under an {@code aws-kms:} KEK of the
+ * testkit's KMS stub behind a fault proxy too ({@link ChaosKms}), while {@link ChaosFaults}
+ * switches the stores' and the broker's faults on and off, and the KMS's on a schedule of their
+ * own; then the invariants are checked (nothing lost or altered, retriable answers only, no stored
+ * object showing the plaintext planted in every value) and the figures printed. {@code
+ * -Dchaos.seed} replays a schedule; {@code -Dchaos.minutes} and {@code -Dchaos.records} make the
+ * run longer.
  */
 class ChaosIT {
 
@@ -65,6 +63,10 @@ class ChaosIT {
   static final String IN = "chaos-in";
   private static final String OUT = "chaos-out";
   private static final String DLQ = "chaos-dlq";
+
+  /** The KMS's faults: fewer than the stores' (a KMS is called rarely), often enough to matter. */
+  private static final ChaosFaults.Pacing KMS_PACING =
+      new ChaosFaults.Pacing(2_500, 6_000, 800, 2_500);
 
   @TempDir Path stateDir;
 
@@ -78,30 +80,27 @@ class ChaosIT {
         seed, minutes, records, seed);
     ChaosLedger ledger = new ChaosLedger(seed);
     ChaosLedger.current = ledger;
-    EmbeddedS3 s3 = EmbeddedS3.shared();
-    String bucketA = s3.createBucket("chaos-a-" + Long.toHexString(seed));
-    String bucketB = s3.createBucket("chaos-b-" + Long.toHexString(seed));
     ExecutorService threads = Executors.newCachedThreadPool();
     AtomicBoolean stop = new AtomicBoolean();
     KafkaStreams streams = null;
+    ChaosStores.startAzuriteEarly();
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
-        FaultProxy proxyA = FaultProxy.inFrontOf(s3);
-        FaultProxy proxyB = FaultProxy.inFrontOf(s3);
-        S3AsyncClient raw = rawClient(s3)) {
+        ChaosStores stores = ChaosStores.open(seed);
+        ChaosKms kms = ChaosKms.start()) {
+      System.out.printf(
+          "CHAOS %.1fs: broker, stores %s and KMS (EmbeddedKms) up%n",
+          ledger.seconds(System.nanoTime()), stores.description);
       kafka.createTopic(IN, 4);
       kafka.createTopic(OUT, 4);
       kafka.createTopic(DLQ, 1);
       kafka.createTopic(ChaosAggregate.OUT, 2);
       kafka.createTopic(ChaosAggregate.REFERENCE, 2);
-      Map<String, Object> cc = claimCheck(s3, proxyA, bucketA, proxyB, bucketB);
-      List<ChaosFaults.Store> stores =
-          List.of(
-              new ChaosFaults.Store("A", bucketA, proxyA),
-              new ChaosFaults.Store("B", bucketB, proxyB));
+      Map<String, Object> cc = claimCheck(stores, kms);
       try (ClaimCheck probe = ClaimCheck.open(cc)) { // shares the clients' reader
         ClaimCache<?> cache = ChaosRecorders.cacheOf(ReaderAccess.of(probe));
         streams = streams(kafka, cc, ledger);
         streams.start();
+        System.out.printf("CHAOS %.1fs: clients opened%n", ledger.seconds(System.nanoTime()));
         long start = System.nanoTime();
         long chaosNanos = (long) (minutes * 60e9);
         long spacing = (long) (chaosNanos * 0.85 / Math.max(1, records));
@@ -152,17 +151,44 @@ class ChaosIT {
         replayConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
         replayConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1); // redeem the one record only
         try (KafkaConsumer<String, byte[]> replay = new KafkaConsumer<>(replayConfig)) {
-          ChaosFaults.World world = new ChaosFaults.World(kafka, raw, ledger, replay, IN);
-          ChaosFaults.run(world, stores, ChaosFaults.KINDS, new Random(seed), start + chaosNanos);
+          ChaosFaults.World world = new ChaosFaults.World(kafka, ledger, replay, IN);
+          // The KMS's faults on a schedule of their own, over the stores' and the broker's.
+          Random kmsRandom = new Random(seed ^ 0x4B4D53L);
+          Future<?> kmsFaults =
+              threads.submit(
+                  () ->
+                      ChaosFaults.run(
+                          world,
+                          List.of(),
+                          kms.kinds(),
+                          KMS_PACING,
+                          kmsRandom,
+                          start + chaosNanos));
+          ChaosFaults.run(
+              world,
+              stores.stores,
+              ChaosFaults.KINDS,
+              ChaosFaults.STORE_PACING,
+              new Random(seed),
+              start + chaosNanos);
+          kmsFaults.get(1, TimeUnit.MINUTES);
+        } finally {
+          kms.clear();
         }
         long chaosOver = System.nanoTime();
         for (Future<?> p : producers) {
           p.get(2, TimeUnit.MINUTES);
         }
         long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(45 + records / 10);
+        long nextProgress = System.nanoTime();
         while (System.nanoTime() < drainUntil && !complete(ledger)) {
+          if (System.nanoTime() >= nextProgress) {
+            nextProgress += TimeUnit.SECONDS.toNanos(5);
+            ledger.drainLog.add(progress(ledger, ReaderAccess.of(probe).stats(), stores, kms));
+          }
           Thread.sleep(200);
         }
+        ledger.drainLog.add(progress(ledger, ReaderAccess.of(probe).stats(), stores, kms));
         long drained = System.nanoTime();
         // The groupBy aggregation: both branches done, and agreeing, for 5 s.
         List<Map<String, byte[]>> sums =
@@ -189,6 +215,20 @@ class ChaosIT {
           c.get(1, TimeUnit.MINUTES);
         }
         Set<Long> dlqIds = deadLetterIds(kafka);
+        // What the stores really hold: no object may show the plaintext planted in every value.
+        long[] scan = stores.scan(ChaosValue.MARKER);
+        String encryption =
+            String.format(
+                "stores               %s%n"
+                    + "encryption           aws-kms, KMS calls %s%n"
+                    + "refs redeemed        %s%n"
+                    + "plaintext marker     in %d of %d stored objects (%d bytes read raw)%n",
+                stores.description,
+                kms.calls(),
+                ChaosLedger.sums(ledger.refs),
+                scan[2],
+                scan[0],
+                scan[1]);
         long slotsExpected =
             ledger.produced.stream()
                 .filter(id -> !dlqIds.contains(id))
@@ -211,7 +251,8 @@ class ChaosIT {
                 stats,
                 cache.maxBytes(),
                 dlqIds,
-                aggregate);
+                aggregate,
+                encryption);
         System.out.println(report);
         Files.writeString(Path.of("target", "chaos-report-" + seed + ".txt"), report);
 
@@ -243,6 +284,16 @@ class ChaosIT {
         assertThat(ledger.maxCacheBytes.get())
             .as("cache bytes, " + replay)
             .isLessThanOrEqualTo(cache.maxBytes());
+        assertThat(ChaosStores.contains(ChaosValue.of(seed, 1), ChaosValue.MARKER))
+            .as("the scan finds the marker in a value's plaintext")
+            .isTrue();
+        assertThat(scan[0]).as("stored objects scanned, " + replay).isPositive();
+        assertThat(scan[2]).as("stored objects showing the plaintext marker, " + replay).isZero();
+        assertThat(ledger.refs).as("refs redeemed, " + replay).containsOnlyKeys("encrypted");
+        assertThat(kms.callCount("GenerateDataKey")).as("data keys generated").isPositive();
+        assertThat(ledger.faults.keySet().stream().filter(k -> k.startsWith("kms-")))
+            .as("KMS faults injected, " + replay)
+            .isNotEmpty();
       }
     } finally {
       stop.set(true);
@@ -252,6 +303,27 @@ class ChaosIT {
       threads.shutdownNow();
       ChaosLedger.current = null;
     }
+  }
+
+  /** One line of the drain's progress: what each consumer still misses, the stores' state. */
+  private static String progress(
+      ChaosLedger l, Map<Integer, StoreStats> stats, ChaosStores stores, ChaosKms kms) {
+    Set<Long> outOrDlq = new HashSet<>(l.verified("streams-out"));
+    outOrDlq.addAll(l.deadLettered.keySet());
+    Set<Long> aggOrDlq = new HashSet<>(l.verified(ChaosAggregate.KIND));
+    aggOrDlq.addAll(l.deadLettered.keySet());
+    StringBuilder b =
+        new StringBuilder(
+            String.format(
+                "%7.1fs missing: plain %d, streams-out %d, agg %d; reader %s; in flight",
+                l.seconds(System.nanoTime()),
+                missing(l.produced, l.verified("plain")).size(),
+                missing(l.produced, outOrDlq).size(),
+                missing(l.produced, aggOrDlq).size(),
+                stats));
+    stores.stores.forEach(
+        s -> b.append(' ').append(s.name()).append(' ').append(s.proxy().inFlight()));
+    return b.append("; KMS ").append(kms.calls()).toString();
   }
 
   private static boolean complete(ChaosLedger ledger) {
@@ -275,16 +347,9 @@ class ChaosIT {
     return out;
   }
 
-  private static Map<String, Object> claimCheck(
-      EmbeddedS3 s3, FaultProxy a, String bucketA, FaultProxy b, String bucketB) {
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://" + bucketA + ",s3://" + bucketB);
-    m.put("claimcheck.store.0.s3.endpoint", a.endpoint().toString());
-    m.put("claimcheck.store.1.s3.endpoint", b.endpoint().toString());
-    m.put("claimcheck.s3.region", s3.region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", s3.accessKey());
-    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+  private static Map<String, Object> claimCheck(ChaosStores stores, ChaosKms kms) {
+    Map<String, Object> m = new HashMap<>(stores.config());
+    m.putAll(kms.config());
     m.put("claimcheck.tenant", "chaos");
     m.put("claimcheck.placement", "hash"); // packs (and so faults) land on both stores
     m.put("claimcheck.threshold.bytes", "1024");
@@ -364,7 +429,9 @@ class ChaosIT {
           ClaimCheckException claim = ClaimCheckDeserializationExceptionHandler.claimFailure(e);
           ChaosLedger.count(
               ledger.streamsThreadFailures,
-              claim != null ? "claim " + claim.reason() : rootCause(e).getClass().getSimpleName());
+              claim != null
+                  ? "claim " + claim.reason() + ChaosRecorders.kmsTag(claim)
+                  : rootCause(e).getClass().getSimpleName());
           return StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     return s;
@@ -409,10 +476,12 @@ class ChaosIT {
       Map<Integer, StoreStats> stats,
       long cacheMax,
       Set<Long> dlqIds,
-      String aggregate) {
+      String aggregate,
+      String encryption) {
     StringBuilder b = new StringBuilder();
     b.append("\n==================== CHAOS REPORT ====================\n");
     b.append(String.format("seed                 %d  (replay: -Dchaos.seed=%d)%n", l.seed, l.seed));
+    b.append(encryption);
     b.append(String.format("chaos / drain        %.1f s / %.1f s%n", chaosSeconds, drainSeconds));
     b.append(String.format("records planned      %d%n", records));
     b.append(
@@ -468,22 +537,12 @@ class ChaosIT {
     b.append(
         String.format(
             "cache                max %d bytes of bound %d%n", l.maxCacheBytes.get(), cacheMax));
+    b.append("drain:\n");
+    l.drainLog.forEach(s -> b.append("  ").append(s).append('\n'));
     b.append("fault log:\n");
     l.faultLog.forEach(s -> b.append("  ").append(s).append('\n'));
     b.append("======================================================\n");
     return b.toString();
-  }
-
-  private static S3AsyncClient rawClient(EmbeddedS3 s3) {
-    return S3AsyncClient.builder()
-        .endpointOverride(s3.endpoint())
-        .region(Region.of(s3.region()))
-        .forcePathStyle(true)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
-        .httpClientBuilder(NettyNioAsyncHttpClient.builder())
-        .build();
   }
 
   private static long longProperty(String name, long otherwise) {

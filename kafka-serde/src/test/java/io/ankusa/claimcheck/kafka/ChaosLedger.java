@@ -63,6 +63,7 @@ final class ChaosLedger {
   final Map<String, LongAdder> claimFailures = new ConcurrentSkipListMap<>();
   final Map<String, LongAdder> faults = new ConcurrentSkipListMap<>();
   final List<String> faultLog = new CopyOnWriteArrayList<>();
+  final List<String> drainLog = new CopyOnWriteArrayList<>();
   final List<Window> corruptions = new CopyOnWriteArrayList<>();
   final Map<String, LongAdder> membership = new ConcurrentSkipListMap<>();
   final List<String> dropped = new CopyOnWriteArrayList<>();
@@ -72,6 +73,9 @@ final class ChaosLedger {
   final Map<String, LongAdder> replays = new ConcurrentSkipListMap<>();
   final List<String> unreadableAfterRestore = new CopyOnWriteArrayList<>();
   final Map<Long, Long> deadLettered = new ConcurrentHashMap<>();
+
+  /** The refs a recording deserializer redeemed, counted as encrypted or not. */
+  final Map<String, LongAdder> refs = new ConcurrentSkipListMap<>();
 
   /** Record id → the pack its ref names (as a consumer of the input topic redeemed it). */
   final Map<Long, String> packs = new ConcurrentHashMap<>();

@@ -28,6 +28,22 @@ final class ChaosRecorders {
     }
   }
 
+  /** Whether a ref's bytes name an encrypted claim. */
+  static boolean isEncrypted(byte[] refBytes) {
+    return RefCodec.decode(refBytes).isEncrypted();
+  }
+
+  /** {@code " (KMS)"} when {@code e} says the KMS could not be used, else empty. */
+  static String kmsTag(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String m = t.getMessage();
+      if (m != null && (m.contains("KMS of KEK") || m.contains("gave no data key"))) {
+        return " (KMS)";
+      }
+    }
+    return "";
+  }
+
   static long idOf(byte[] key) {
     try {
       return key == null ? -1 : Long.parseLong(new String(key, StandardCharsets.UTF_8));
@@ -41,7 +57,7 @@ final class ChaosRecorders {
     if (ledger == null) {
       return;
     }
-    ChaosLedger.count(ledger.claimFailures, surface + " " + e.reason());
+    ChaosLedger.count(ledger.claimFailures, surface + " " + e.reason() + kmsTag(e));
     if (!e.isRetriable()) {
       ledger.finalAnswer(surface, id, packOf(refBytes), e.reason().name(), e.getMessage());
     }
@@ -55,6 +71,9 @@ final class ChaosRecorders {
         byte[] value = super.deserialize(topic, headers, data);
         ChaosLedger ledger = ChaosLedger.current;
         String pack = value == data ? null : packOf(data);
+        if (ledger != null && pack != null) {
+          ChaosLedger.count(ledger.refs, isEncrypted(data) ? "encrypted" : "NOT encrypted");
+        }
         if (ledger != null
             && pack != null
             && ChaosIT.IN.equals(topic)

@@ -9,13 +9,18 @@ import java.util.zip.CRC32;
  * The values of a chaos run: each embeds its own id and a checksum of its body, and is fully
  * determined by (run seed, id), so a consumer verifies it byte for byte; stateless and thread-safe.
  *
- * <p>Layout: magic (4), id (8), body length (4), CRC32 of the body (8), body (seeded random bytes).
- * About one value in seven is inline (below the 1 KiB threshold); the others are log-uniform
- * between 1 KiB and 300 KiB.
+ * <p>Layout: magic (4), id (8), body length (4), CRC32 of the body (8), body (the plaintext {@link
+ * #MARKER}, then seeded random bytes). About one value in seven is inline (below the 1 KiB
+ * threshold); the others are log-uniform between 1 KiB and 300 KiB.
  */
 final class ChaosValue {
 
   static final int HEADER = 4 + 8 + 4 + 8;
+
+  /** Planted at the start of every body: what no stored object may show when encrypted. */
+  static final byte[] MARKER =
+      "ankusa-chaos-plaintext-marker".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
   private static final int MAGIC = 0x43484153; // "CHAS"
   private static final int MIN_CLAIMED = 1 << 10;
   private static final int MAX_CLAIMED = 300 << 10;
@@ -38,6 +43,7 @@ final class ChaosValue {
     int size = size(seed, id);
     byte[] body = new byte[size - HEADER];
     new SplittableRandom(seed ^ (id * 0xC2B2AE3D27D4EB4FL)).nextBytes(body);
+    System.arraycopy(MARKER, 0, body, 0, Math.min(MARKER.length, body.length));
     CRC32 crc = new CRC32();
     crc.update(body);
     return ByteBuffer.allocate(size)

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * Azurite's Blob service (Microsoft's Azure Storage emulator, npm {@code azurite}, installed into
  * {@code store-azure/azurite/node_modules} by {@code .ci/run}: {@code npm ci}), started once per
- * test JVM on a free loopback port with a fresh data folder and stopped when the JVM exits.
+ * test JVM on a free loopback port (blobs in memory, telemetry off, its log in a fresh folder) and
+ * stopped when the JVM exits.
  *
  * <p>Where it is not installed the tests that need it are skipped with an assumption saying how to
  * install it, except under CI ({@code CI} set), where its absence fails them.
@@ -64,6 +65,15 @@ public final class Azurite {
     return shared;
   }
 
+  /**
+   * Whether Azurite is installed where {@link #shared()} looks for it: a test that can run on
+   * another store instead asks this first, unless under CI ({@code CI} set), where {@link
+   * #shared()} must be used (its absence fails there).
+   */
+  public static boolean installed() {
+    return Files.isExecutable(BIN);
+  }
+
   private static Path bin() {
     Path here = Path.of("azurite", "node_modules", ".bin", "azurite-blob");
     Path sibling = Path.of("..", "store-azure").resolve(here);
@@ -82,11 +92,14 @@ public final class Azurite {
                       "127.0.0.1",
                       "--blobPort",
                       String.valueOf(port),
-                      "--location",
-                      data.toString(),
                       "--silent",
                       "--skipApiVersionCheck",
-                      "--loose"))
+                      "--loose",
+                      // Blobs in memory (no --location, which it excludes): no disk writes on a
+                      // loaded machine, where Azurite's single thread is the slowest store.
+                      "--inMemoryPersistence",
+                      // No telemetry (Azurite collects it by default): tests call nothing outside.
+                      "--disableTelemetry"))
               .redirectErrorStream(true)
               .redirectOutput(data.resolve("azurite.log").toFile());
       Process p = pb.start();
