@@ -50,9 +50,9 @@ final class Redeems {
     }
     long size = knownSize(ref);
     ByteRange.Ask ask = new ByteRange.Whole();
-    // A range of a compressed streamed claim is not served: the whole claim is (RFC 9110 allows
-    // it).
-    boolean rangeable = !(ref.isStreamed() && ref.codec() != Codec.NONE);
+    // A range of a compressed or encrypted streamed claim is not served: the whole claim is (RFC
+    // 9110 allows it).
+    boolean rangeable = !(ref.isStreamed() && (ref.codec() != Codec.NONE || ref.isEncrypted()));
     if (size >= 0 && rangeable) {
       try {
         ask = ByteRange.parse(x.header(HttpHeader.RANGE), size);
@@ -160,7 +160,7 @@ final class Redeems {
 
   /** The claim's length as a redeem answers it, known from the ref alone; -1 when it is not. */
   static long knownSize(ClaimRef ref) {
-    if (ref.codec() == Codec.NONE) {
+    if (ref.codec() == Codec.NONE && !ref.isEncrypted()) {
       return ref.length();
     }
     return ref.knowsRawLength() ? ref.rawLength() : -1;
