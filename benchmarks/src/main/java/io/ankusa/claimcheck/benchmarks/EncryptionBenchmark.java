@@ -94,7 +94,7 @@ public class EncryptionBenchmark {
       value[i] = text[i % text.length];
     }
     if (store.equals("s3")) {
-      s3 = EmbeddedS3.shared();
+      s3 = EmbeddedS3.start(); // closed at the trial's end: its threads would hold the fork
       s3.createBucket(BUCKET);
     }
     reader = ClaimCheck.open(config("bench-redeem-" + UUID.randomUUID()));
@@ -127,6 +127,9 @@ public class EncryptionBenchmark {
   public void tearDown() throws Exception {
     reader.close();
     Files.deleteIfExists(keyFile);
+    if (s3 != null) {
+      s3.close();
+    }
   }
 
   private Map<String, Object> config(String store) {
