@@ -19,7 +19,9 @@ const V4_FIXED = 1 + 8 + 8 + 4 + 1 + 8; // a streamed claim's body besides the t
 export const ENCRYPTED_VERSION = 3;
 /** The ref version of a streamed claim: the whole object is its stored bytes, 64-bit lengths. */
 export const STREAMED_VERSION = 4;
-const KNOWN_VERSIONS = [1, 2, ENCRYPTED_VERSION, STREAMED_VERSION];
+/** The ref version of an encrypted streamed claim: version 4's body; the object is an envelope. */
+export const STREAMED_ENCRYPTED_VERSION = 5;
+const KNOWN_VERSIONS = [1, 2, ENCRYPTED_VERSION, STREAMED_VERSION, STREAMED_ENCRYPTED_VERSION];
 const INT64_MAX = (1n << 63n) - 1n;
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -117,10 +119,11 @@ export function decodeRef(data) {
   return body(version, b.subarray(FRAME_HEAD, b.length - FRAME_TAIL));
 }
 
-/** Reads a body as RefV1 / RefV2 (v2, v3) / RefV4 do: size, codec, then the fields. */
+/** Reads a body as RefV1 / RefV2 (v2, v3) / RefV4 (v4, v5) do: size, codec, then the fields. */
 function body(version, b) {
   const bad = (m) => new MalformedRef('BAD_FIELD', `version-${version} ref: ${m}`);
-  const streamed = version === STREAMED_VERSION;
+  const streamed = version === STREAMED_VERSION || version === STREAMED_ENCRYPTED_VERSION;
+  const encrypted = version === ENCRYPTED_VERSION || version === STREAMED_ENCRYPTED_VERSION;
   const fixed = streamed ? V4_FIXED : V1_FIXED;
   const extra = version === 1 || streamed ? 0 : 4;
   if (b.length < fixed + 1 + extra) throw bad(`body of ${b.length} bytes is shorter than any body`);
@@ -158,8 +161,8 @@ function body(version, b) {
   if (offset > INT64_MAX - length) throw bad('offset + length overflows');
   if (version === 1) {
     raw = codec === 'none' ? length : null;
-  } else if (codec === 'none' && version !== ENCRYPTED_VERSION && raw !== length) {
-    // an envelope's length is not its claim's: version 3 records both, at any codec
+  } else if (codec === 'none' && !encrypted && raw !== length) {
+    // an envelope's length is not its claim's: versions 3 and 5 record both, at any codec
     throw bad(`uncompressed length ${raw} differs from the length ${length} of an uncompressed claim`);
   } else if (raw < 0n) {
     throw bad(`uncompressed length ${raw} is negative`);
@@ -167,7 +170,7 @@ function body(version, b) {
   return Object.freeze({
     version, tenant, packId: pack.toString(16).padStart(16, '0'), index, offset,
     length: exact(length), checksum, codec, uncompressedLength: raw === null ? null : exact(raw),
-    encrypted: version === ENCRYPTED_VERSION, streamed,
+    encrypted, streamed,
   });
 }
 

@@ -52,7 +52,11 @@ ENCRYPTED_VERSION = 3
 """The ref version of an encrypted claim: version 2's body; the stored bytes are an envelope."""
 STREAMED_VERSION = 4
 """The ref version of a streamed claim: the whole object is its stored bytes, 64-bit lengths."""
-_KNOWN_VERSIONS = (1, 2, ENCRYPTED_VERSION, STREAMED_VERSION)
+STREAMED_ENCRYPTED_VERSION = 5
+"""The ref version of an encrypted streamed claim: version 4's body; the object is an envelope."""
+_KNOWN_VERSIONS = (1, 2, ENCRYPTED_VERSION, STREAMED_VERSION, STREAMED_ENCRYPTED_VERSION)
+_STREAMED_VERSIONS = (STREAMED_VERSION, STREAMED_ENCRYPTED_VERSION)
+_ENCRYPTED_VERSIONS = (ENCRYPTED_VERSION, STREAMED_ENCRYPTED_VERSION)
 
 
 class MalformedRef(ValueError):
@@ -75,9 +79,9 @@ class Ref:
     """A decoded ref: the claim's tenant, pack and index, and where and how its stored bytes lie.
 
     checksum is the CRC32C of the *stored* bytes (compressed when codec is not "none"; the
-    encrypted envelope's for a version-3 ref) and length their count; uncompressed_length is
-    None for a version-1 ref of a compressed claim. A version-4 (streamed) ref's index and
-    offset are 0 and its lengths may pass 2 GiB.
+    encrypted envelope's for a version-3 or -5 ref) and length their count; uncompressed_length
+    is None for a version-1 ref of a compressed claim. A version-4 or -5 (streamed) ref's index
+    and offset are 0 and its lengths may pass 2 GiB.
     """
 
     version: int
@@ -92,14 +96,15 @@ class Ref:
 
     @property
     def encrypted(self) -> bool:
-        """Whether the stored bytes are an encrypted envelope (version 3): the gateway decrypts;
-        length and checksum are the envelope's, not the served claim's."""
-        return self.version == ENCRYPTED_VERSION
+        """Whether the stored bytes are an encrypted envelope (version 3 or 5): the gateway
+        decrypts; length and checksum are the envelope's, not the served claim's."""
+        return self.version in _ENCRYPTED_VERSIONS
 
     @property
     def streamed(self) -> bool:
-        """Whether this is a streamed claim (version 4): its object holds its stored bytes alone."""
-        return self.version == STREAMED_VERSION
+        """Whether this is a streamed claim (version 4 or 5): its object holds its stored bytes
+        alone."""
+        return self.version in _STREAMED_VERSIONS
 
     def key(self, layout: str = "flat") -> str:
         """The pack's object key in a store (relative to the store's prefix)."""
@@ -173,8 +178,8 @@ def decode_ref(data: bytes) -> Ref:
 
 
 def _body(version: int, body: bytes) -> Ref:
-    """Reads a body as RefV1 / RefV2 (v2, v3) / RefV4 do: size, codec, then the fields."""
-    fixed, extra = (_V4_FIXED, 0) if version == STREAMED_VERSION else (
+    """Reads a body as RefV1 / RefV2 (v2, v3) / RefV4 (v4, v5) do: size, codec, then the fields."""
+    fixed, extra = (_V4_FIXED, 0) if version in _STREAMED_VERSIONS else (
         _V1_FIXED, 0 if version == 1 else 4)
     if len(body) < fixed + 1 + extra:
         raise _bad(version, "body of %d bytes is shorter than any body" % len(body))
@@ -182,7 +187,7 @@ def _body(version: int, body: bytes) -> Ref:
     if len(body) != fixed + t + extra:
         raise _bad(version, "body of %d bytes does not fit a tenant of %d" % (len(body), t))
     tenant = body[1:1 + t].decode("latin-1")
-    if version == STREAMED_VERSION:
+    if version in _STREAMED_VERSIONS:
         pack, length, checksum, codec_id, raw = struct.unpack(">QqIBq", body[1 + t:])
         index, offset = 0, 0
     else:
@@ -204,8 +209,8 @@ def _body(version: int, body: bytes) -> Ref:
         raise _bad(version, "offset + length overflows")
     if version == 1:
         raw = length if codec == "none" else None
-    elif codec == "none" and version != ENCRYPTED_VERSION and raw != length:
-        # an envelope's length is not its claim's: version 3 records both, at any codec
+    elif codec == "none" and version not in _ENCRYPTED_VERSIONS and raw != length:
+        # an envelope's length is not its claim's: versions 3 and 5 record both, at any codec
         raise _bad(version, "uncompressed length %d differs from the length %d of an"
                             " uncompressed claim" % (raw, length))
     elif raw < 0:

@@ -78,14 +78,25 @@ class RefVectorsTest(unittest.TestCase):
                     (v["version"], v["tenant"], v["pack_id"], 0, 0, int(v["length"]),
                      v["checksum"], v["codec"], int(v["uncompressed_length"])))
                 self.assertTrue(r.streamed)
-                self.assertFalse(r.encrypted)
+                self.assertEqual(r.encrypted, v["version"] == cc.STREAMED_ENCRYPTED_VERSION)
                 self.assertTrue(cc.is_ref(data))
                 self.assertEqual(cc.ref_to_base64url(data), v["base64url"])
                 self.assertEqual(r.key("flat"), v["flat_key"])
-                self.assertEqual(cc.ref_from_record(data, [(cc.VALUE_MARKER, b"4")]), r)
+                marker = str(v["version"]).encode()
+                self.assertEqual(cc.ref_from_record(data, [(cc.VALUE_MARKER, marker)]), r)
         self.assertTrue(any(int(v["length"]) > 2 ** 31 - 1 or
                             int(v["uncompressed_length"]) > 2 ** 32
                             for v in VECTORS["streamed_refs"]), "64-bit lengths are covered")
+        self.assertTrue(any(v["version"] == 5 for v in VECTORS["streamed_refs"]),
+                        "an encrypted streamed ref is covered")
+
+    def test_an_encrypted_streamed_ref_records_an_envelope_longer_than_its_claim(self):
+        r = cc.decode_ref(v4(version=5, length=100, raw=40))
+        self.assertTrue(r.encrypted and r.streamed)
+        self.assertEqual((r.length, r.uncompressed_length), (100, 40))
+        with self.assertRaises(cc.MalformedRef) as caught:
+            cc.decode_ref(v4(version=5, codec=4, raw=-1))
+        self.assertEqual(caught.exception.reason, "BAD_FIELD")
 
     def test_streamed_refs_get_the_java_checks_in_order(self):
         # The vectors have no fuzzed streamed refs: these are built as RefV4 writes them.
@@ -104,7 +115,7 @@ class RefVectorsTest(unittest.TestCase):
                 ("a byte past the body", v4(body_extra=b"\0"), "BAD_FIELD"),
                 ("a version-2 body under version 4",
                  bytes.fromhex(VECTORS["refs"][1]["hex"]), None),
-                ("version 5", v4(version=5), "UNKNOWN_VERSION")]:
+                ("version 6", v4(version=6), "UNKNOWN_VERSION")]:
             with self.subTest(name):
                 if reason is None:  # re-frame a v2 body under version 4
                     head = data[:4] + b"\x04" + data[5:-4]

@@ -48,15 +48,23 @@ test('every streamed ref vector decodes to its fields', () => {
       [r.version, r.tenant, r.packId, r.index, r.offset, BigInt(r.length), r.checksum, r.codec,
         BigInt(r.uncompressedLength), r.streamed, r.encrypted],
       [v.version, v.tenant, v.pack_id, 0, 0n, BigInt(v.length), v.checksum, v.codec,
-        BigInt(v.uncompressed_length), true, false], v.hex);
+        BigInt(v.uncompressed_length), true, v.version === 5], v.hex);
     assert.equal(typeof r.length, 'number', 'a safe integer is a Number');
     assert.equal(cc.isRef(data), true);
     assert.equal(cc.refToBase64url(data), v.base64url);
     assert.equal(cc.packKey(r.tenant, r.packId, 'flat'), v.flat_key);
-    assert.deepEqual(cc.refFromRecord(data, { [cc.VALUE_MARKER]: '4' }), r);
+    assert.deepEqual(cc.refFromRecord(data, { [cc.VALUE_MARKER]: String(v.version) }), r);
   }
   assert.ok(V.streamed_refs.some((v) => BigInt(v.length) > 2n ** 31n - 1n
     || BigInt(v.uncompressed_length) > 2n ** 32n), '64-bit lengths are covered');
+  assert.ok(V.streamed_refs.some((v) => v.version === 5), 'an encrypted streamed ref is covered');
+});
+
+test('an encrypted streamed ref records an envelope longer than its claim', () => {
+  const r = cc.decodeRef(v4({ version: 5, length: 100, raw: 40 }));
+  assert.deepEqual([r.encrypted, r.streamed, r.length, r.uncompressedLength], [true, true, 100, 40]);
+  assert.throws(() => cc.decodeRef(v4({ version: 5, codec: 4, raw: -1 })),
+    (e) => e instanceof cc.MalformedRef && e.reason === 'BAD_FIELD');
 });
 
 test('a streamed length past 2^53 - 1 is a BigInt, never rounded', () => {
@@ -89,7 +97,7 @@ test('streamed refs get the Java checks in order', () => {
     ['a negative raw length', v4({ codec: 4, raw: -1 }), 'BAD_FIELD'],
     ['a byte past the body', v4({ extra: [0] }), 'BAD_FIELD'],
     ['a version-2 body under version 4', reframed(V.refs[1].hex, 4), 'BAD_FIELD'],
-    ['version 5', v4({ version: 5 }), 'UNKNOWN_VERSION'],
+    ['version 6', v4({ version: 6 }), 'UNKNOWN_VERSION'],
   ];
   for (const [name, data, reason] of cases) {
     assert.throws(() => cc.decodeRef(data), (e) => e instanceof cc.MalformedRef && e.reason === reason, name);

@@ -79,13 +79,14 @@ public interface ClaimCheck extends AutoCloseable {
    * CRC32C computed on the way; readers older than this library answer it {@code UNAVAILABLE}
    * ("upgrade the reader"). The claim may be up to {@code claimcheck.stream.max.bytes}; past it,
    * {@code REFUSED} (before any store request when {@code length} says so) and nothing stays
-   * stored. The stores are tried in write order only until one has read from {@code source}.
-   * Streamed claims are not encrypted: where the tenant's claims are ({@code
-   * claimcheck.encryption.kek}), this is {@code REFUSED} before anything is read.
+   * stored. The stores are tried in write order only until one has read from {@code source}. Where
+   * the tenant's claims are encrypted ({@code claimcheck.encryption.kek}), the claim is compressed,
+   * then sealed while streaming into an envelope of 32 KiB segments, and its ref is version 5
+   * ({@link ClaimRef#isEncrypted() encrypted} and streamed).
    *
    * @throws IOException when reading {@code source} failed, or it ended before {@code length}
-   * @throws ClaimCheckFailure {@code REFUSED} past the limit or where claims are encrypted, {@code
-   *     UNAVAILABLE} when no store took it (retriable: check the claim in again from its start)
+   * @throws ClaimCheckFailure {@code REFUSED} past the limit, {@code UNAVAILABLE} when no store
+   *     took it or the KEK gave no data key (retriable: check the claim in again from its start)
    * @throws IllegalArgumentException for an empty claim, or a codec other than NONE and ZSTD
    */
   default ClaimRef checkIn(InputStream source, long length, Codec codec) throws IOException {

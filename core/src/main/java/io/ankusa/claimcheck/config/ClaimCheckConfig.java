@@ -266,8 +266,9 @@ public final class ClaimCheckConfig extends AbstractConfig {
                           + "any store request when its length is declared), and a streamed redeem of a ref "
                           + "past it is refused before any store request. A stream holds a few chunks in "
                           + "memory, never the claim, so it may be far larger than the whole-claim limits. "
-                          + "Streamed claims are not encrypted: where a tenant's claims are encrypted, a "
-                          + "streamed check-in is refused. -1 (the default) applies "
+                          + "Where a tenant's claims are encrypted, a streamed claim is sealed while "
+                          + "streaming (an envelope of 32 KiB segments, ref version 5). -1 (the default) "
+                          + "applies "
                           + WRITE_MAX_BYTES
                           + " to streamed check-ins and "
                           + READ_MAX_BYTES

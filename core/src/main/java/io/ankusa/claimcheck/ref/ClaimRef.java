@@ -23,8 +23,13 @@ import java.util.zip.CRC32C;
  *
  * <p>Version 4 ({@link #STREAMED_VERSION}) is a streamed claim ({@link #streamed}): the whole
  * object is its stored bytes (offset 0, index 0), and its lengths are 64-bit, so a claim may pass 2
- * GiB; versions 1 to 3 record lengths of at most {@link Integer#MAX_VALUE}. Streamed claims are
- * never encrypted (a streamed check-in is refused where the tenant's claims are encrypted).
+ * GiB; versions 1 to 3 record lengths of at most {@link Integer#MAX_VALUE}.
+ *
+ * <p>Version 5 ({@link #STREAMED_ENCRYPTED_VERSION}) has version 4's body and says the object is an
+ * encrypted envelope of segments (a streamed check-in where the tenant's claims are encrypted):
+ * {@code length} and {@code checksum} are of the envelope, {@code rawLength} the decrypted claim's
+ * after its codec inflates it. It is both {@link #isStreamed} and {@link #isEncrypted}; a reader
+ * that knows versions 1-4 only answers "upgrade the reader", never the ciphertext as the value.
  *
  * @param version the ref format version this ref is written in, 1..{@link #CURRENT_VERSION}
  * @param tenant the claim's owner
@@ -48,13 +53,16 @@ public record ClaimRef(
     long rawLength) {
 
   /** The newest ref format version this library reads and writes. */
-  public static final int CURRENT_VERSION = 4;
+  public static final int CURRENT_VERSION = 5;
 
   /** The version of a ref to an encrypted claim: version 2's body, the envelope's bytes stored. */
   public static final int ENCRYPTED_VERSION = 3;
 
   /** The ref version of a streamed claim: a one-claim object of its stored bytes alone. */
   public static final int STREAMED_VERSION = 4;
+
+  /** The ref version of an encrypted streamed claim: version 4's body, the envelope stored. */
+  public static final int STREAMED_ENCRYPTED_VERSION = 5;
 
   /** The {@link #rawLength()} of a compressed version-1 ref, which does not record it. */
   public static final int UNKNOWN_RAW_LENGTH = -1;
@@ -79,7 +87,7 @@ public record ClaimRef(
       throw new IllegalArgumentException(
           "a version-" + version + " ref records lengths of at most " + Integer.MAX_VALUE);
     }
-    if (version == STREAMED_VERSION && (offset != 0 || claimId.index() != 0)) {
+    if (version >= STREAMED_VERSION && (offset != 0 || claimId.index() != 0)) {
       throw new IllegalArgumentException(
           "a streamed claim is the whole object: offset 0, index 0, not "
               + offset
@@ -90,7 +98,10 @@ public record ClaimRef(
       throw new IllegalArgumentException(
           "ref offset " + offset + " + length " + length + " overflows");
     }
-    if (codec == Codec.NONE && version != ENCRYPTED_VERSION && rawLength != length) {
+    if (codec == Codec.NONE
+        && version != ENCRYPTED_VERSION
+        && version != STREAMED_ENCRYPTED_VERSION
+        && rawLength != length) {
       throw new IllegalArgumentException(
           "raw length "
               + rawLength
@@ -163,9 +174,9 @@ public record ClaimRef(
         ENCRYPTED_VERSION, tenant, claimId, offset, length, checksum, codec, rawLength);
   }
 
-  /** Whether the claim's stored bytes are an encrypted envelope (a version-3 ref). */
+  /** Whether the claim's stored bytes are an encrypted envelope (a version-3 or -5 ref). */
   public boolean isEncrypted() {
-    return version == ENCRYPTED_VERSION;
+    return version == ENCRYPTED_VERSION || version == STREAMED_ENCRYPTED_VERSION;
   }
 
   /** Returns a version-1 ref (whose raw length is unknown when {@code codec} compresses). */
@@ -186,11 +197,30 @@ public record ClaimRef(
   }
 
   /**
-   * Whether this is a streamed claim's ref (version {@value #STREAMED_VERSION}): its object holds
-   * the claim's stored bytes alone, written by a streamed check-in.
+   * Returns the ref of an encrypted streamed claim (version {@value #STREAMED_ENCRYPTED_VERSION}):
+   * the whole object of pack {@code pack} is an envelope of {@code length} bytes, whose CRC32C is
+   * {@code checksum}, decrypting to {@code rawLength} bytes once decompressed with {@code codec}.
+   */
+  public static ClaimRef streamedEncrypted(
+      Tenant tenant, PackId pack, long length, int checksum, Codec codec, long rawLength) {
+    return new ClaimRef(
+        STREAMED_ENCRYPTED_VERSION,
+        tenant,
+        new ClaimId(pack, 0),
+        0,
+        length,
+        checksum,
+        codec,
+        rawLength);
+  }
+
+  /**
+   * Whether this is a streamed claim's ref (version {@value #STREAMED_VERSION} or {@value
+   * #STREAMED_ENCRYPTED_VERSION}): its object holds the claim's stored bytes alone, written by a
+   * streamed check-in.
    */
   public boolean isStreamed() {
-    return version == STREAMED_VERSION;
+    return version == STREAMED_VERSION || version == STREAMED_ENCRYPTED_VERSION;
   }
 
   /** Returns the pack holding the claim. */

@@ -71,7 +71,7 @@ public final class RefCodec {
         switch (ref.version()) {
           case 1 -> RefV1.write(ref);
           case 2, ClaimRef.ENCRYPTED_VERSION -> RefV2.write(ref);
-          case ClaimRef.STREAMED_VERSION -> RefV4.write(ref);
+          case ClaimRef.STREAMED_VERSION, ClaimRef.STREAMED_ENCRYPTED_VERSION -> RefV4.write(ref);
           default ->
               throw new IllegalArgumentException("no writer for ref version " + ref.version());
         };
@@ -129,7 +129,8 @@ public final class RefCodec {
       case 2 -> RefV2.read(bytes, FRAME_HEAD, bodyLength);
       case ClaimRef.ENCRYPTED_VERSION ->
           RefV2.read(bytes, FRAME_HEAD, bodyLength, ClaimRef.ENCRYPTED_VERSION);
-      case ClaimRef.STREAMED_VERSION -> RefV4.read(bytes, FRAME_HEAD, bodyLength);
+      case ClaimRef.STREAMED_VERSION -> RefV4.read(bytes, FRAME_HEAD, bodyLength, false);
+      case ClaimRef.STREAMED_ENCRYPTED_VERSION -> RefV4.read(bytes, FRAME_HEAD, bodyLength, true);
       default ->
           throw new MalformedRefException(
               Reason.UNKNOWN_VERSION,

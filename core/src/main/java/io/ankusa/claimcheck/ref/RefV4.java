@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The version-4 ref body, a streamed claim's; stateless and thread-safe. Frozen like {@link RefV1}.
+ * The version-4 ref body, a streamed claim's (and version 5's, an encrypted streamed claim's);
+ * stateless and thread-safe. Frozen like {@link RefV1}.
  *
  * <pre>
  *   tenant length T (1) | tenant, ASCII (T) | pack id (8) | stored length (8, signed, at least 1)
@@ -42,8 +43,11 @@ final class RefV4 {
     return b;
   }
 
-  /** Reads the body at {@code bytes[start, start + length)}, whose CRC was already checked. */
-  static ClaimRef read(byte[] bytes, int start, int length) {
+  /**
+   * Reads the body at {@code bytes[start, start + length)}, whose CRC was already checked, as a
+   * version-5 (encrypted) ref when {@code encrypted}.
+   */
+  static ClaimRef read(byte[] bytes, int start, int length, boolean encrypted) {
     if (length < FIXED + 1) {
       throw RefV1.bad(
           VERSION, "body of " + length + " bytes is shorter than any " + VERSION + " body");
@@ -69,13 +73,14 @@ final class RefV4 {
     }
     String tenant = new String(bytes, start + 1, tenantLength, StandardCharsets.ISO_8859_1);
     try {
-      return ClaimRef.streamed(
-          Tenant.of(tenant),
-          new PackId(fields.getLong(at)),
-          fields.getLong(at + 8),
-          fields.getInt(at + 16),
-          codec,
-          fields.getLong(at + 21));
+      Tenant t = Tenant.of(tenant);
+      PackId pack = new PackId(fields.getLong(at));
+      long stored = fields.getLong(at + 8);
+      int checksum = fields.getInt(at + 16);
+      long raw = fields.getLong(at + 21);
+      return encrypted
+          ? ClaimRef.streamedEncrypted(t, pack, stored, checksum, codec, raw)
+          : ClaimRef.streamed(t, pack, stored, checksum, codec, raw);
     } catch (IllegalArgumentException e) {
       throw RefV1.bad(VERSION, e.getMessage());
     }

@@ -109,7 +109,10 @@ class WireVectorsTest {
               Codec.ZSTD,
               9_000));
 
-  /** The streamed claims' refs of the vectors (version 4: 64-bit lengths, a whole object). */
+  /**
+   * The streamed claims' refs of the vectors (version 4: 64-bit lengths, a whole object; version 5:
+   * the same, encrypted).
+   */
   static final List<ClaimRef> STREAMED =
       List.of(
           ClaimRef.streamed(
@@ -125,7 +128,15 @@ class WireVectorsTest {
               1_000_000_007L,
               0xcafef00d,
               Codec.ZSTD,
-              5_368_709_120L));
+              5_368_709_120L),
+          // Version 5: an encrypted streamed claim, its envelope longer than the claim it holds.
+          ClaimRef.streamedEncrypted(
+              Tenant.of("acme"),
+              new io.ankusa.claimcheck.ref.PackId(0x00000000deadbeefL),
+              3_221_324_000L,
+              0x0badf00d,
+              Codec.NONE,
+              3_221_225_472L));
 
   @Test
   void everyStreamedRefVectorDecodesToTheRefItWasWrittenFrom() {
@@ -210,7 +221,7 @@ class WireVectorsTest {
         new NonRef("trailing_bytes: a payload that starts with a ref", concat(good, new byte[100])),
         new NonRef("bad_crc: the CRC32 damaged", badCrc),
         new NonRef("bad_crc: a body byte damaged", badBody),
-        new NonRef("unknown_version: an intact frame of version 5", frame(5, v1)),
+        new NonRef("unknown_version: an intact frame of version 6", frame(6, v1)),
         new NonRef("unknown_version: an intact frame of version 0", frame(0, v1)),
         new NonRef(
             "unknown_codec: an intact ref naming codec id 5",

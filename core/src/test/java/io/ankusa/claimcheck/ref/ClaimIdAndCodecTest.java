@@ -60,8 +60,8 @@ class ClaimIdAndCodecTest {
         .isThrownBy(() -> new ClaimRef(0, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("version 0");
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> new ClaimRef(5, t, id, 0, 1, 0, Codec.NONE))
-        .withMessageContaining("version 5");
+        .isThrownBy(() -> new ClaimRef(6, t, id, 0, 1, 0, Codec.NONE))
+        .withMessageContaining("version 6");
     assertThatIllegalArgumentException()
         .isThrownBy(() -> new ClaimRef(3, t, id, 0, 1, 0, Codec.NONE))
         .withMessageContaining("records its raw length");

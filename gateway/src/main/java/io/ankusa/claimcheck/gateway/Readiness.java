@@ -2,6 +2,7 @@ package io.ankusa.claimcheck.gateway;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheckFailure;
+import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.ref.ClaimId;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.Codec;
@@ -28,6 +29,7 @@ final class Readiness {
   private final ClaimCheck cc;
   private final ScheduledExecutorService timer;
   private final String tenant;
+  private final boolean encrypted;
 
   Readiness(ClaimCheck cc, ScheduledExecutorService timer) {
     this.cc = cc;
@@ -37,6 +39,7 @@ final class Readiness {
         allowed.isEmpty() || allowed.contains(cc.config().tenant())
             ? cc.config().tenant()
             : allowed.get(0);
+    this.encrypted = cc.config().getBoolean(ClaimCheckConfig.ENCRYPTION_REQUIRED);
   }
 
   boolean ready() {
@@ -50,7 +53,12 @@ final class Readiness {
 
   private void probe() {
     PackId id = PackId.random(new SecureRandom());
-    ClaimRef ref = ClaimRef.of(Tenant.of(tenant), new ClaimId(id, 0), 0, 1, 0, Codec.NONE, 1);
+    // A client that requires encryption refuses a plaintext ref before any store request: it is
+    // probed with an encrypted one (never found either).
+    ClaimRef ref =
+        encrypted
+            ? ClaimRef.ofEncrypted(Tenant.of(tenant), new ClaimId(id, 0), 0, 1, 0, Codec.NONE, 1)
+            : ClaimRef.of(Tenant.of(tenant), new ClaimId(id, 0), 0, 1, 0, Codec.NONE, 1);
     long deadline = cc.ticker().read() + TimeUnit.SECONDS.toNanos(10);
     cc.redeem(ref, deadline)
         .whenComplete(

@@ -52,9 +52,9 @@ final class Redeems {
     }
     long size = knownSize(ref);
     ByteRange.Ask ask = new ByteRange.Whole();
-    // A range of a compressed streamed claim is not served: the whole claim is (RFC 9110 allows
-    // it).
-    boolean rangeable = !(ref.isStreamed() && ref.codec() != Codec.NONE);
+    // A range of a compressed or encrypted streamed claim is not served: the whole claim is (RFC
+    // 9110 allows it).
+    boolean rangeable = !(ref.isStreamed() && (ref.codec() != Codec.NONE || ref.isEncrypted()));
     if (size >= 0 && rangeable) {
       try {
         ask = ByteRange.parse(x.header(HttpHeader.RANGE), size);

@@ -1,7 +1,5 @@
 package io.ankusa.claimcheck.internal.crypto;
 
-import com.google.crypto.tink.Aead;
-import com.google.crypto.tink.subtle.AesGcmJce;
 import io.ankusa.claimcheck.crypto.KekProvider.Kek;
 import io.ankusa.claimcheck.time.Ticker;
 import java.security.GeneralSecurityException;
@@ -14,11 +12,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * The writer's current data key per KEK and tenant, reused for at most {@code maxUses} claims and
  * {@code maxAgeNanos} (by the injected ticker), then replaced by a fresh one; thread-safe.
  *
- * <p>Why the bound makes nonces safe: each claim is sealed by Tink's {@code AesGcmJce}, which draws
- * a fresh random 96-bit nonce per encryption. With at most {@code maxUses} (default 5,000,000, at
- * most 2^31) encryptions under one key, the chance that any two share a nonce is below maxUses^2 /
- * 2^97 (about 2^-52 at the default), far under NIST SP 800-38D's 2^-32 bound for random nonces. A
- * generation that fails is forgotten, so the next claim asks the KEK again.
+ * <p>Why the bound makes nonces safe: each claim is sealed by {@link Segmented} (Tink's
+ * AES-GCM-HKDF streaming AEAD), which derives a fresh AES key per claim from the data key and a
+ * random 256-bit salt, and numbers the segments under it. With at most {@code maxUses} (default
+ * 5,000,000, at most 2^31) claims under one data key, the chance that two share a derived key is
+ * below maxUses^2 / 2^257; no AES key ever sees two claims. (Envelopes of AEAD id 1, one AES-GCM
+ * call with a random 96-bit nonce, were bounded by maxUses^2 / 2^97, about 2^-52.) A generation
+ * that fails is forgotten, so the next claim asks the KEK again.
  */
 final class DataKeys {
 
@@ -62,13 +62,13 @@ final class DataKeys {
     current.remove(k, f);
   }
 
-  /** One data key in use: its AEAD, header, and how often and since when it is used. */
+  /** One data key in use: its primitives, header, and how often and since when it is used. */
   final class Current {
     final String kekId;
     final byte[] plaintext;
     final byte[] wrapped;
     final byte[] header;
-    final Aead aead;
+    final Dek dek;
     private final long created;
     private final AtomicLong uses = new AtomicLong();
 
@@ -76,10 +76,10 @@ final class DataKeys {
       this.kekId = kekId;
       this.plaintext = plaintext;
       this.wrapped = wrapped;
-      this.header = Envelope.header(kekId, wrapped);
+      this.header = Envelope.header(kekId, wrapped, Envelope.SEGMENTED);
       this.created = created;
       try {
-        this.aead = new AesGcmJce(plaintext);
+        this.dek = Dek.of(plaintext);
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException("not an AES-256 data key", e);
       }

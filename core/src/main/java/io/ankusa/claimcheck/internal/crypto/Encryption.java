@@ -1,6 +1,5 @@
 package io.ankusa.claimcheck.internal.crypto;
 
-import com.google.crypto.tink.Aead;
 import io.ankusa.claimcheck.crypto.KekProvider.Kek;
 import io.ankusa.claimcheck.crypto.KekProvider.KekException;
 import io.ankusa.claimcheck.internal.failure.Failure;
@@ -8,6 +7,8 @@ import io.ankusa.claimcheck.internal.failure.Failure.Reason;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.time.Ticker;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.security.GeneralSecurityException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -109,7 +110,7 @@ public final class Encryption implements AutoCloseable {
     long wait = Math.max(0, deadline - ticker.read());
     try {
       DataKeys.Current c = f.get(wait, TimeUnit.NANOSECONDS);
-      unwrapped.seed(c.kekId, c.wrapped, tenant, c.aead);
+      unwrapped.seed(c.kekId, c.wrapped, tenant, c.dek);
       return new Sealer(c);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -145,19 +146,61 @@ public final class Encryption implements AutoCloseable {
    * bytes, by {@code deadline}; fails with a {@link Failure}.
    */
   public CompletableFuture<byte[]> open(ClaimRef ref, byte[] stored, long deadline) {
-    String what = "claim " + ref.tenant().value() + "/" + ref.claimId() + ": ";
+    String what = what(ref);
     Envelope env;
     try {
       env = Envelope.parse(stored);
     } catch (Envelope.EnvelopeException e) {
-      // An envelope of a newer writer is not a damaged one: retriable, like a ref of a newer
-      // version; anything else malformed is CORRUPT (final after the second look).
-      return CompletableFuture.failedFuture(
-          new Failure(
-              e.needsNewerReader() ? Reason.UNAVAILABLE : Reason.CORRUPT,
-              what + e.getMessage(),
-              e));
+      return CompletableFuture.failedFuture(malformed(what, e));
     }
+    return key(what, env, ref.tenant().value(), deadline)
+        .thenApply(dek -> decrypt(what, dek, env, ref, stored));
+  }
+
+  /**
+   * The decrypter of the encrypted streamed claim {@code ref} whose object starts with {@code head}
+   * (its first {@link SegmentDecrypter#HEAD} bytes, or all of a shorter object), by {@code
+   * deadline}; fails with a {@link Failure} ({@code CORRUPT} for a malformed envelope or stream
+   * header, final only after the caller's second look).
+   */
+  public CompletableFuture<SegmentDecrypter> openStream(ClaimRef ref, byte[] head, long deadline) {
+    String what = what(ref);
+    Envelope env;
+    try {
+      env = Envelope.parse(head);
+      if (env.aead() != Envelope.SEGMENTED) {
+        throw new Envelope.EnvelopeException(
+            "a streamed claim's envelope of AEAD id " + env.aead() + ", not segmented");
+      }
+    } catch (Envelope.EnvelopeException e) {
+      return CompletableFuture.failedFuture(malformed(what, e));
+    }
+    byte[] ad = streamBinding(env.header(), ref);
+    return key(what, env, ref.tenant().value(), deadline)
+        .thenApply(
+            dek -> {
+              try {
+                return new SegmentDecrypter(dek.segmented(), ad, head, env.headerLength(), ref);
+              } catch (GeneralSecurityException e) {
+                throw new Failure(
+                    Reason.CORRUPT, what + "the stream header does not open: " + e.getMessage(), e);
+              }
+            });
+  }
+
+  private static String what(ClaimRef ref) {
+    return "claim " + ref.tenant().value() + "/" + ref.claimId() + ": ";
+  }
+
+  private static Failure malformed(String what, Envelope.EnvelopeException e) {
+    // An envelope of a newer writer is not a damaged one: retriable, like a ref of a newer
+    // version; anything else malformed is CORRUPT (final after the second look).
+    return new Failure(
+        e.needsNewerReader() ? Reason.UNAVAILABLE : Reason.CORRUPT, what + e.getMessage(), e);
+  }
+
+  /** The data key of {@code env}, unwrapped (or cached) by {@code deadline}. */
+  private CompletableFuture<Dek> key(String what, Envelope env, String tenant, long deadline) {
     if (!settings.enabled()) {
       return CompletableFuture.failedFuture(
           new Failure(
@@ -187,28 +230,36 @@ public final class Encryption implements AutoCloseable {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(failure(what, env.kekId(), e));
     }
-    String tenant = ref.tenant().value();
     return unwrap(kek, env.wrapped(), tenant, deadline, 1)
         .handle(
-            (aead, error) -> {
+            (dek, error) -> {
               if (error != null) {
                 throw failure(what, env.kekId(), StoreException.unwrap(error));
               }
-              return decrypt(what, aead, env, ref, stored);
+              return dek;
             });
+  }
+
+  /** A streamed claim's binding: index 0, its length unknown when sealing began (-1). */
+  static byte[] streamBinding(byte[] header, ClaimRef ref) {
+    return streamBinding(header, ref.tenant().value(), ref.packId().value(), ref.codec().id());
+  }
+
+  private static byte[] streamBinding(byte[] header, String tenant, long packId, int codecId) {
+    return Binding.of(header, tenant, packId, 0, -1, codecId);
   }
 
   /** The most attempts of one unwrap inside a redeem's deadline. */
   static final int MAX_ATTEMPTS = 4;
 
-  private CompletableFuture<Aead> unwrap(
+  private CompletableFuture<Dek> unwrap(
       Kek kek, byte[] wrapped, String tenant, long deadline, int attempt) {
     return unwrapped
         .get(kek, wrapped, tenant)
         .handle(
-            (aead, error) -> {
+            (dek, error) -> {
               if (error == null) {
-                return CompletableFuture.completedFuture(aead);
+                return CompletableFuture.completedFuture(dek);
               }
               Throwable e = StoreException.unwrap(error);
               boolean retriable =
@@ -216,7 +267,7 @@ public final class Encryption implements AutoCloseable {
               if (!retriable
                   || attempt >= MAX_ATTEMPTS
                   || deadline - ticker.read() <= retryDelayNanos * attempt) {
-                return CompletableFuture.<Aead>failedFuture(e);
+                return CompletableFuture.<Dek>failedFuture(e);
               }
               return CompletableFuture.supplyAsync(
                       () -> null,
@@ -227,20 +278,36 @@ public final class Encryption implements AutoCloseable {
         .thenCompose(f -> f);
   }
 
-  private static byte[] decrypt(String what, Aead aead, Envelope env, ClaimRef ref, byte[] stored) {
-    int plainLength = stored.length - env.headerLength() - Envelope.AEAD_OVERHEAD;
-    byte[] ad =
-        Binding.of(
-            env.header(),
-            ref.tenant().value(),
-            ref.packId().value(),
-            ref.claimId().index(),
-            plainLength,
-            ref.codec().id());
-    byte[] out = new byte[stored.length - env.headerLength()];
-    System.arraycopy(stored, env.headerLength(), out, 0, out.length);
+  private static byte[] decrypt(String what, Dek dek, Envelope env, ClaimRef ref, byte[] stored) {
     try {
-      return aead.decrypt(out, ad);
+      if (env.aead() == Envelope.SEGMENTED) {
+        byte[] ad =
+            ref.isStreamed()
+                ? streamBinding(env.header(), ref)
+                : Binding.of(
+                    env.header(),
+                    ref.tenant().value(),
+                    ref.packId().value(),
+                    ref.claimId().index(),
+                    (int) Segmented.plainLength(stored.length - env.headerLength()),
+                    ref.codec().id());
+        return Segmented.open(dek.segmented(), ad, stored, env.headerLength());
+      }
+      if (ref.isStreamed()) {
+        throw new GeneralSecurityException("a streamed claim's envelope is always segmented");
+      }
+      int plainLength = stored.length - env.headerLength() - Envelope.AEAD_OVERHEAD;
+      byte[] ad =
+          Binding.of(
+              env.header(),
+              ref.tenant().value(),
+              ref.packId().value(),
+              ref.claimId().index(),
+              plainLength,
+              ref.codec().id());
+      byte[] out = new byte[stored.length - env.headerLength()];
+      System.arraycopy(stored, env.headerLength(), out, 0, out.length);
+      return dek.gcm().decrypt(out, ad);
     } catch (GeneralSecurityException e) {
       throw new Failure(
           Reason.CORRUPT,
@@ -338,16 +405,28 @@ public final class Encryption implements AutoCloseable {
     public byte[] seal(String tenant, long packId, int index, int codecId, byte[] plain) {
       byte[] header = key.header;
       byte[] ad = Binding.of(header, tenant, packId, index, plain.length, codecId);
-      byte[] sealed;
+      return Segmented.seal(key.dek.segmented(), header, ad, plain);
+    }
+
+    /**
+     * The stream that writes to {@code sink} the envelope of the plaintext written to it, as the
+     * streamed claim of {@code tenant} in pack {@code packId} stored as codec {@code codecId};
+     * closing it writes the last segment and closes {@code sink}. Holds one segment at a time.
+     */
+    public OutputStream sealStream(String tenant, long packId, int codecId, OutputStream sink)
+        throws IOException {
+      sink.write(key.header);
+      byte[] ad = streamBinding(key.header, tenant, packId, codecId);
       try {
-        sealed = key.aead.encrypt(plain, ad);
+        return key.dek.segmented().newEncryptingStream(sink, ad);
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException("AES-GCM refused to encrypt", e);
       }
-      byte[] out = new byte[header.length + sealed.length];
-      System.arraycopy(header, 0, out, 0, header.length);
-      System.arraycopy(sealed, 0, out, header.length, sealed.length);
-      return out;
+    }
+
+    /** The stored length of a streamed claim of {@code plain} plaintext bytes. */
+    public long streamedLength(long plain) {
+      return key.header.length + Segmented.streamLength(plain);
     }
   }
 }

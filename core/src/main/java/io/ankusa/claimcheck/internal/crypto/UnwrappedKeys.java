@@ -1,7 +1,5 @@
 package io.ankusa.claimcheck.internal.crypto;
 
-import com.google.crypto.tink.Aead;
-import com.google.crypto.tink.subtle.AesGcmJce;
 import io.ankusa.claimcheck.crypto.KekProvider.Kek;
 import io.ankusa.claimcheck.crypto.KekProvider.KekException;
 import io.ankusa.claimcheck.time.Ticker;
@@ -31,24 +29,24 @@ final class UnwrappedKeys {
 
   private record Id(String kekId, ByteBuffer wrapped, String tenant) {}
 
-  private record Entry(CompletableFuture<Aead> aead, long at) {}
+  private record Entry(CompletableFuture<Dek> dek, long at) {}
 
-  /** The AEAD of the data key {@code wrapped} by {@code kek} for {@code tenant}. */
-  synchronized CompletableFuture<Aead> get(Kek kek, byte[] wrapped, String tenant) {
+  /** The primitives of the data key {@code wrapped} by {@code kek} for {@code tenant}. */
+  synchronized CompletableFuture<Dek> get(Kek kek, byte[] wrapped, String tenant) {
     Id id = new Id(kek.id(), ByteBuffer.wrap(wrapped.clone()), tenant);
     Entry e = entries.get(id);
     long now = ticker.read();
-    if (e != null && (!e.aead().isDone() || now - e.at() < ttlNanos)) {
-      return e.aead();
+    if (e != null && (!e.dek().isDone() || now - e.at() < ttlNanos)) {
+      return e.dek();
     }
-    CompletableFuture<Aead> f;
+    CompletableFuture<Dek> f;
     try {
-      f = kek.unwrap(wrapped, Map.of("tenant", tenant)).thenApply(UnwrappedKeys::aead);
+      f = kek.unwrap(wrapped, Map.of("tenant", tenant)).thenApply(UnwrappedKeys::dek);
     } catch (RuntimeException x) {
       f = CompletableFuture.failedFuture(x);
     }
     put(id, new Entry(f, now));
-    CompletableFuture<Aead> put = f;
+    CompletableFuture<Dek> put = f;
     f.whenComplete(
         (a, x) -> {
           if (x != null) {
@@ -59,10 +57,10 @@ final class UnwrappedKeys {
   }
 
   /** Seeds the cache with a data key this process generated, so its own claims need no unwrap. */
-  synchronized void seed(String kekId, byte[] wrapped, String tenant, Aead aead) {
+  synchronized void seed(String kekId, byte[] wrapped, String tenant, Dek dek) {
     put(
         new Id(kekId, ByteBuffer.wrap(wrapped.clone()), tenant),
-        new Entry(CompletableFuture.completedFuture(aead), ticker.read()));
+        new Entry(CompletableFuture.completedFuture(dek), ticker.read()));
   }
 
   /** How many keys the cache holds (tests). */
@@ -78,23 +76,19 @@ final class UnwrappedKeys {
     }
   }
 
-  private synchronized void forget(Id id, CompletableFuture<Aead> f) {
+  private synchronized void forget(Id id, CompletableFuture<Dek> f) {
     Entry e = entries.get(id);
-    if (e != null && e.aead() == f) {
+    if (e != null && e.dek() == f) {
       entries.remove(id);
     }
   }
 
-  private static Aead aead(byte[] key) {
-    if (key.length != 32) {
-      throw new KekException(
-          KekException.Kind.INVALID, "the unwrapped data key is not an AES-256 key", null);
-    }
+  private static Dek dek(byte[] key) {
     try {
-      return new AesGcmJce(key);
+      return Dek.of(key);
     } catch (GeneralSecurityException e) {
       throw new KekException(
-          KekException.Kind.INVALID, "the unwrapped data key is not an AES key", e);
+          KekException.Kind.INVALID, "the unwrapped data key is not an AES-256 key", e);
     }
   }
 }

@@ -43,10 +43,9 @@ public final class Admission {
    * stored or raw length passes {@code claimcheck.read.max.bytes}.
    */
   Failure refusal(ClaimRef ref) {
-    // An encrypted claim's envelope adds a bounded header, nonce and tag to what the writer
-    // judged against its limit: judged without them, what was written is never refused here.
-    long stored =
-        ref.isEncrypted() ? Math.max(1, ref.length() - Envelope.MAX_OVERHEAD) : ref.length();
+    // An encrypted claim's envelope adds a header, nonces and tags to what the writer judged
+    // against its limit: judged without them, what was written is never refused here.
+    long stored = ref.isEncrypted() ? Envelope.plainLowerBound(ref.length()) : ref.length();
     return refusal(ref, ByteLimits.limitedSize(stored, ref.rawLength()));
   }
 

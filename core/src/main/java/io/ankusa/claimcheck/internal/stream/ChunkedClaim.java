@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.internal.stream;
 
+import io.ankusa.claimcheck.internal.crypto.Encryption;
 import io.ankusa.claimcheck.internal.failure.Failure;
 import io.ankusa.claimcheck.internal.failure.Failure.Reason;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
@@ -62,7 +63,8 @@ final class ChunkedClaim implements ChunkSource {
       Ticker ticker,
       long chunkNanos,
       int chunkBytes,
-      int window) {
+      int window,
+      Encryption encryption) {
     this.ref = ref;
     this.stores = stores;
     this.reader = reader;
@@ -70,7 +72,14 @@ final class ChunkedClaim implements ChunkSource {
     this.chunkNanos = chunkNanos;
     this.chunkBytes = chunkBytes;
     this.window = window;
-    this.decoder = Decoder.of(ref.codec(), ref.rawLength(), chunkBytes);
+    Decoder plain = Decoder.of(ref.codec(), ref.rawLength(), chunkBytes);
+    this.decoder =
+        ref.isEncrypted()
+            ? new Decrypting(
+                plain,
+                ref.length(),
+                head -> encryption.openStream(ref, head, ticker.read() + chunkNanos))
+            : plain;
     this.tenant = ref.tenant().value();
     this.packHex = ref.packId().hex();
   }
@@ -90,6 +99,10 @@ final class ChunkedClaim implements ChunkSource {
         return CompletableFuture.completedFuture(null);
       }
       if (badStream == null) {
+        CompletableFuture<?> key = decoder instanceof Decrypting d ? d.awaiting() : null;
+        if (key != null) {
+          return key.handle((k, e) -> null).thenCompose(x -> next());
+        }
         try {
           ByteBuffer piece = decoder.drain();
           if (piece != null) {
@@ -97,6 +110,12 @@ final class ChunkedClaim implements ChunkSource {
           }
         } catch (Decoder.BadStream e) {
           badStream = e; // read on to the end: the checksum says whose fault it is
+        } catch (Failure f) {
+          failure = f; // the data key could not be had: the stream cannot go on
+          return CompletableFuture.failedFuture(f);
+        }
+        if (decoder instanceof Decrypting d && d.awaiting() != null) {
+          continue; // the head is in: wait for its key before feeding more
         }
       }
       if (consumed == ref.length()) {

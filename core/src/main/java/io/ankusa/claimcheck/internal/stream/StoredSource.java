@@ -11,11 +11,12 @@ import java.util.zip.CRC32C;
 
 /**
  * The bytes a streamed check-in stores, read from the caller's source as the store asks for them:
- * the source's bytes (counted against the limit), compressed with zstd when asked, and the CRC32C
- * and count of what comes out; one instance is one check-in, read by one thread.
+ * the source's bytes (counted against the limit), compressed with zstd when asked, then sealed into
+ * an envelope of segments when the tenant encrypts (compressed, then encrypted), and the CRC32C and
+ * count of what comes out; one instance is one check-in, read by one thread.
  *
- * <p>Memory is bounded: zstd is fed {@value #STEP} bytes of the source at a time, and only what it
- * emitted for them is held.
+ * <p>Memory is bounded: zstd and the sealer are fed {@value #STEP} bytes of the source at a time,
+ * and only what they emitted for them (at most a segment more) is held.
  */
 final class StoredSource extends InputStream {
 
@@ -38,28 +39,44 @@ final class StoredSource extends InputStream {
   private final long maxBytes;
   private final CRC32C crc = new CRC32C();
   private final Pending pending;
-  private final OutputStream zstd;
+  private final OutputStream head;
+  private final long storedMax;
   private final byte[] step;
   private long raw;
   private long stored;
   private boolean sourceEnded;
 
-  StoredSource(InputStream source, Codec codec, long maxBytes) throws IOException {
+  /**
+   * The stored bytes of {@code source} as {@code codec}, sealed by {@code seal} unless it is null;
+   * at most {@code maxBytes} read ({@code storedMax} stored).
+   */
+  StoredSource(InputStream source, Codec codec, long maxBytes, long storedMax, Seal seal)
+      throws IOException {
     this.source = source;
     this.maxBytes = maxBytes;
-    if (codec == Codec.ZSTD) {
-      this.pending = new Pending();
-      this.zstd =
-          new ZstdOutputStreamNoFinalizer(pending, RecyclingBufferPool.INSTANCE, ZSTD_LEVEL);
-      this.step = new byte[STEP];
-    } else if (codec == Codec.NONE) {
-      this.pending = null;
-      this.zstd = null;
-      this.step = null;
-    } else {
+    this.storedMax = storedMax;
+    if (codec != Codec.ZSTD && codec != Codec.NONE) {
       throw new IllegalArgumentException(
           "a streamed claim is stored as none or zstd, not " + codec);
     }
+    if (codec == Codec.NONE && seal == null) {
+      this.pending = null;
+      this.head = null;
+      this.step = null;
+      return;
+    }
+    this.pending = new Pending();
+    OutputStream sink = seal == null ? pending : seal.open(pending);
+    this.head =
+        codec == Codec.ZSTD
+            ? new ZstdOutputStreamNoFinalizer(sink, RecyclingBufferPool.INSTANCE, ZSTD_LEVEL)
+            : sink;
+    this.step = new byte[STEP];
+  }
+
+  /** Opens the sealing stream in front of the stored bytes' sink. */
+  interface Seal {
+    OutputStream open(OutputStream sink) throws IOException;
   }
 
   @Override
@@ -73,11 +90,11 @@ final class StoredSource extends InputStream {
     if (len == 0) {
       return 0;
     }
-    int n = zstd == null ? readRaw(b, off, len) : readCompressed(b, off, len);
+    int n = head == null ? readRaw(b, off, len) : readPushed(b, off, len);
     if (n > 0) {
       crc.update(b, off, n);
       stored += n;
-      if (stored > maxBytes) {
+      if (stored > storedMax) {
         throw tooLarge(stored + " stored bytes");
       }
     }
@@ -92,7 +109,7 @@ final class StoredSource extends InputStream {
     return n;
   }
 
-  private int readCompressed(byte[] b, int off, int len) throws IOException {
+  private int readPushed(byte[] b, int off, int len) throws IOException {
     while (pending.available() == 0) {
       if (sourceEnded) {
         return -1;
@@ -100,10 +117,10 @@ final class StoredSource extends InputStream {
       int n = source.read(step, 0, step.length);
       if (n < 0) {
         sourceEnded = true;
-        zstd.close(); // writes the frame's end
+        head.close(); // writes the frame's end, the last segment
       } else if (n > 0) {
         count(n);
-        zstd.write(step, 0, n);
+        head.write(step, 0, n);
       }
     }
     return pending.take(b, off, len);
@@ -139,9 +156,9 @@ final class StoredSource extends InputStream {
 
   @Override
   public void close() throws IOException {
-    if (zstd != null && !sourceEnded) {
+    if (head != null && !sourceEnded) {
       sourceEnded = true;
-      zstd.close(); // releases the native context
+      head.close(); // releases the native context
     }
   }
 

@@ -31,9 +31,11 @@ import java.security.SecureRandom;
  * check-in is (the source is gone): it is {@code UNAVAILABLE}, to check the claim in again. A
  * source that fails is its caller's {@link IOException}; every store failure is a {@link Failure}.
  *
- * <p>A streamed claim is stored as its plain (or zstd) bytes: where the tenant's claims are
- * encrypted ({@code claimcheck.encryption.kek} or the tenant's own KEK), a streamed check-in is
- * {@code REFUSED} before anything is read or stored, never written in plaintext.
+ * <p>Where the tenant's claims are encrypted ({@code claimcheck.encryption.kek} or the tenant's own
+ * KEK), the stored bytes are an envelope of segments (compressed first when asked), sealed while
+ * streaming under the tenant's current data key, bound to the tenant, the pack id and the codec;
+ * its ref is {@link ClaimRef#streamedEncrypted} (version 5). A data key the KEK cannot give by the
+ * write deadline fails the check-in before anything is read.
  */
 public final class StreamCheckIns {
 
@@ -73,24 +75,28 @@ public final class StreamCheckIns {
       throw new IllegalArgumentException(
           length == 0 ? "an empty payload is never checked in" : "bad length " + length);
     }
-    if (encryption.encrypts(tenant.value())) {
-      throw new Failure(
-          Reason.REFUSED,
-          "tenant "
-              + tenant
-              + "'s claims are encrypted, and streamed claims cannot be encrypted yet: check in"
-              + " whole claims (up to "
-              + ClaimCheckConfig.WRITE_MAX_BYTES
-              + "); nothing was read or stored",
-          null);
-    }
     if (length > maxBytes) {
       throw refused(length + " bytes");
     }
     long start = ticker.read();
     PackId id = PackId.random(random);
-    StoredSource stored = new StoredSource(source, codec, maxBytes);
-    long storedLength = codec == Codec.NONE ? length : ClaimStore.UNKNOWN_LENGTH;
+    Encryption.Sealer sealer =
+        encryption.encrypts(tenant.value())
+            ? encryption.sealer(tenant.value(), stores.writeDeadline())
+            : null;
+    StoredSource stored =
+        sealer == null
+            ? new StoredSource(source, codec, maxBytes, maxBytes, null)
+            : new StoredSource(
+                source,
+                codec,
+                maxBytes,
+                sealer.streamedLength(maxBytes) + (codec == Codec.NONE ? 0 : ZSTD_SLACK),
+                sink -> sealer.sealStream(tenant.value(), id.value(), codec.id(), sink));
+    long storedLength =
+        codec != Codec.NONE || length == ClaimStore.UNKNOWN_LENGTH
+            ? ClaimStore.UNKNOWN_LENGTH
+            : sealer == null ? length : sealer.streamedLength(length);
     int store;
     try (stored) {
       store = stores.writeStream(tenant.value(), id.value(), stored, storedLength, stored::started);
@@ -118,9 +124,15 @@ public final class StreamCheckIns {
           e);
     }
     telemetry.checkIn(CheckInOutcome.OK, store, ticker.read() - start);
-    return ClaimRef.streamed(
-        tenant, id, stored.storedLength(), stored.checksum(), codec, stored.rawLength());
+    return sealer == null
+        ? ClaimRef.streamed(
+            tenant, id, stored.storedLength(), stored.checksum(), codec, stored.rawLength())
+        : ClaimRef.streamedEncrypted(
+            tenant, id, stored.storedLength(), stored.checksum(), codec, stored.rawLength());
   }
+
+  /** What zstd may add to incompressible bytes (its block headers), past the limit's bytes. */
+  private static final long ZSTD_SLACK = 1 << 20;
 
   private Failure refused(String what) {
     return new Failure(

@@ -24,9 +24,11 @@ import java.util.concurrent.CompletableFuture;
  * ranged chunks through the reader, <b>not cached</b> (a multi-gigabyte stream would flush every
  * claim out of the cache, and is read once), decompressed as they come, verified at the end. The
  * tenant and the streamed limit ({@code claimcheck.stream.max.bytes}) are judged before any store
- * request. An encrypted claim (a version-3 ref, never past the whole limits) is the {@link
- * Redeemer}'s whole redeem, which decrypts it; a streamed claim is never encrypted, so a client
- * that requires encryption refuses it before any store request.
+ * request. An encrypted packed claim (a version-3 ref, never past the whole limits) is the {@link
+ * Redeemer}'s whole redeem, which decrypts it; an encrypted streamed claim (version 5) is chunked
+ * like any other and decrypted segment by segment as it comes ({@link Decrypting}), each segment
+ * verified before its bytes go out; a client that requires encryption refuses a plaintext streamed
+ * claim before any store request.
  */
 public final class StreamRedeemer {
 
@@ -108,7 +110,7 @@ public final class StreamRedeemer {
           ref);
     }
     boolean small = ref.knowsRawLength() && size <= chunkBytes;
-    if (small || ref.isEncrypted() || (!ref.isStreamed() && ref.codec() != Codec.NONE)) {
+    if (small || !ref.isStreamed() && (ref.isEncrypted() || ref.codec() != Codec.NONE)) {
       // The whole redeem admits, verifies and decrypts (and refuses what encryption forbids).
       return ChunkSource.of(whole.redeem(ref, ticker.read() + chunkNanos), ref.rawLength());
     }
@@ -142,7 +144,8 @@ public final class StreamRedeemer {
               null),
           ref);
     }
-    return new ChunkedClaim(ref, stores, reader, ticker, chunkNanos, chunkBytes, window);
+    return new ChunkedClaim(
+        ref, stores, reader, ticker, chunkNanos, chunkBytes, window, encryption);
   }
 
   private static ChunkSource failed(Failure f, ClaimRef ref) {

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * With a {@code local:} KEK, the raw objects a real S3 server (S3Proxy) and the file store hold
  * contain none of a plaintext marker planted throughout the values, and the values still round-trip
- * (issue 19).
+ * (issue 19): packed claims, and streamed claims (an S3 multipart upload, a file store's streamed
+ * put) sealed while streaming and read back as streams.
  */
 class EncryptedStoresIT {
 
@@ -76,7 +77,24 @@ class EncryptedStoresIT {
         assertThat(cc.redeem(refs.get(i), cc.ticker().read() + 30_000_000_000L).join())
             .isEqualTo(values.get(i));
       }
+      // A streamed claim past an S3 part (multipart), encrypted while streaming, read as a stream.
+      byte[] big = marked(12 << 20, 4);
+      ClaimRef streamed = cc.checkIn(new java.io.ByteArrayInputStream(big), big.length);
+      assertThat(streamed.version()).isEqualTo(ClaimRef.STREAMED_ENCRYPTED_VERSION);
+      try (ClaimCheck.ClaimStream s = cc.redeemStream(streamed, Duration.ofSeconds(30))) {
+        assertThat(s.readAllBytes()).isEqualTo(big);
+      }
+      // Of unknown length too.
+      byte[] more = marked(3 << 20, 5);
+      ClaimRef unknown = cc.checkIn(new java.io.ByteArrayInputStream(more), -1);
+      try (ClaimCheck.ClaimStream s = cc.redeemStream(unknown, Duration.ofSeconds(30))) {
+        assertThat(s.readAllBytes()).isEqualTo(more);
+      }
+      refs.add(streamed);
+      refs.add(unknown);
       return refs;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
@@ -97,6 +115,9 @@ class EncryptedStoresIT {
         for (ClaimRef ref : refs) {
           String k = "acme/" + ref.packId().hex();
           long size = raw.stat(k, Duration.ofSeconds(10)).join().size();
+          if (ref.isStreamed()) {
+            assertThat(size).as("the whole object is the envelope").isEqualTo(ref.length());
+          }
           byte[] object = raw.getRange(k, 0, (int) size, Duration.ofSeconds(10)).join();
           assertThat(object).hasSize((int) size);
           assertThat(contains(object, MARKER)).as("marker in s3 object " + k).isFalse();
@@ -125,6 +146,6 @@ class EncryptedStoresIT {
       assertThat(contains(bytes, MARKER)).as("marker in " + f).isFalse();
       packs += bytes.length > 1000 ? 1 : 0;
     }
-    assertThat(packs).as("the two packs were read").isEqualTo(2);
+    assertThat(packs).as("the two packs and two streamed claims were read").isEqualTo(4);
   }
 }
