@@ -27,8 +27,9 @@ import org.apache.kafka.common.errors.RecordDeserializationException;
  *
  * <p>Each {@link Kind} is one line of {@link #KINDS}: it switches a fault on for a set of stores
  * (one or both) and returns what switches it off. The scheduler draws kinds from a shuffled bag
- * (every kind once per round, so a short run still sees each), targets, window lengths and gaps
- * from one {@link Random} seeded by the run's seed: a seed replays the same schedule.
+ * (every kind once per round), targets, window lengths and gaps from one {@link Random} seeded by
+ * the run's seed: a seed replays the same schedule. A schedule runs at least one whole round, past
+ * its end time if need be (by at most {@link #ROUND_GRACE}), so a short run sees every kind.
  */
 final class ChaosFaults {
 
@@ -48,8 +49,14 @@ final class ChaosFaults {
    */
   record Pacing(int minGap, int maxGap, int minWindow, int maxWindow) {}
 
-  /** The stores' and the broker's faults: one after another, little time between. */
-  static final Pacing STORE_PACING = new Pacing(300, 1_500, 800, 4_000);
+  /**
+   * The stores' and the broker's faults: one after another, little time between; a round of the 13
+   * kinds takes about 30 s.
+   */
+  static final Pacing STORE_PACING = new Pacing(200, 800, 800, 2_500);
+
+  /** How long a schedule may run past its end time to finish its first round. */
+  static final Duration ROUND_GRACE = Duration.ofSeconds(60);
 
   /** Switches a fault on; returns what switches it off, or null when it cannot be on yet. */
   interface Injector {
@@ -234,15 +241,21 @@ final class ChaosFaults {
   }
 
   /**
-   * Runs the schedule until {@code untilNanos}: gap, fault on, window, fault off, and again, paced
-   * by {@code pacing}. Returns with every fault of {@code kinds} off (every proxy of {@code stores}
-   * cleared; the broker up when {@code kinds} restart it), also when interrupted.
+   * Runs the schedule until {@code untilNanos} and at least until every kind of {@code kinds} was
+   * switched on once (but no longer than {@link #ROUND_GRACE} past {@code untilNanos}): gap, fault
+   * on, window, fault off, and again, paced by {@code pacing}. Returns with every fault of {@code
+   * kinds} off (every proxy of {@code stores} cleared; the broker up when {@code kinds} restart
+   * it), also when interrupted.
    */
   static void run(
       World w, List<Store> stores, List<Kind> kinds, Pacing pacing, Random r, long untilNanos) {
     List<Kind> bag = new ArrayList<>();
+    java.util.Set<String> switchedOn = new java.util.HashSet<>();
+    long hardStop = untilNanos + ROUND_GRACE.toNanos();
     try {
-      while (System.nanoTime() < untilNanos && !Thread.currentThread().isInterrupted()) {
+      while ((System.nanoTime() < untilNanos || switchedOn.size() < kinds.size())
+          && System.nanoTime() < hardStop
+          && !Thread.currentThread().isInterrupted()) {
         Thread.sleep(pacing.minGap() + r.nextInt(pacing.maxGap() - pacing.minGap()));
         if (bag.isEmpty()) {
           bag.addAll(kinds);
@@ -262,6 +275,7 @@ final class ChaosFaults {
           bag.add(0, kind); // not yet: drawn again last in this round
           continue;
         }
+        switchedOn.add(kind.name());
         if (!kind.name().equals("corrupt-object")) {
           w.ledger()
               .fault(

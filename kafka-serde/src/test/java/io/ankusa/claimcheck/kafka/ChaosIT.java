@@ -73,7 +73,9 @@ class ChaosIT {
   @Test
   void everyRecordArrivesByteIdenticalWhileStoresAndTheBrokerMisbehave() throws Exception {
     long seed = longProperty("chaos.seed", new SecureRandom().nextLong());
-    double minutes = doubleProperty("chaos.minutes", 0.85);
+    // Half a minute: about one round of the stores' faults (ChaosFaults.STORE_PACING); each
+    // schedule runs on until it has switched every kind on once.
+    double minutes = doubleProperty("chaos.minutes", 0.5);
     long records = longProperty("chaos.records", Math.round(400 * minutes));
     System.out.printf(
         "CHAOS seed=%d minutes=%s records=%d (replay: -Dchaos.seed=%d)%n",
@@ -294,6 +296,12 @@ class ChaosIT {
         assertThat(ledger.faults.keySet().stream().filter(k -> k.startsWith("kms-")))
             .as("KMS faults injected, " + replay)
             .isNotEmpty();
+        List<String> everyKind = new ArrayList<>();
+        ChaosFaults.KINDS.forEach(k -> everyKind.add(k.name()));
+        kms.kinds().forEach(k -> everyKind.add(k.name()));
+        assertThat(ledger.faults.keySet())
+            .as("every fault kind injected at least once, " + replay)
+            .containsAll(everyKind);
       }
     } finally {
       stop.set(true);

@@ -24,12 +24,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A hung store cannot push a consumer out of its group: with {@code max.poll.interval.ms} = 10 s
- * and the default ratio 0.5, every poll's redeems give up after 5 s, UNAVAILABLE.
+ * A hung store cannot push a consumer out of its group: with {@code max.poll.interval.ms} = 6 s and
+ * the default ratio 0.5, every poll's redeems give up after 3 s, UNAVAILABLE.
  */
 class PollBudgetIT {
 
   private static final int REFS = 20;
+
+  /** The consumer's max.poll.interval.ms: short, so that being stuck longer takes little time. */
+  private static final int MAX_POLL_INTERVAL_MS = 6_000;
+
   private static FaultProxy proxy;
   private static String bucket;
 
@@ -52,8 +56,8 @@ class PollBudgetIT {
     cc.put("claimcheck.threshold.bytes", "1000");
     // Store and read deadlines both longer than max.poll.interval.ms: only the budget saves the
     // member.
-    cc.put("claimcheck.store.op.deadline.ms", "20000");
-    cc.put("claimcheck.read.deadline.ms", "30000");
+    cc.put("claimcheck.store.op.deadline.ms", "8000");
+    cc.put("claimcheck.read.deadline.ms", "12000");
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Servers.producer(cc))) {
       producer.send(new ProducerRecord<>(topic, "small", new byte[] {42}));
       for (int i = 0; i < REFS; i++) {
@@ -62,7 +66,7 @@ class PollBudgetIT {
       producer.flush();
     }
     Map<String, Object> config = Servers.consumer(cc, Servers.unique("g"));
-    config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 10_000);
+    config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, MAX_POLL_INTERVAL_MS);
     config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
     AtomicInteger revoked = new AtomicInteger();
     try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config)) {
@@ -96,10 +100,11 @@ class PollBudgetIT {
       assertThat(member).isNotEmpty();
       TopicPartition tp = new TopicPartition(topic, 0);
       // Polls stuck on the hung store for longer than max.poll.interval.ms in all: each gives up
-      // within its 5 s budget (sooner when it joins a store request that is timing out).
+      // within its 3 s budget (sooner when it joins a store request that is timing out).
       long stuckSince = System.nanoTime();
       int polls = 0;
-      while (System.nanoTime() - stuckSince < Duration.ofSeconds(11).toNanos()) {
+      while (System.nanoTime() - stuckSince
+          < Duration.ofMillis(MAX_POLL_INTERVAL_MS + 1_000).toNanos()) {
         consumer.seek(tp, failed.offset());
         long start = System.nanoTime();
         try {
@@ -111,7 +116,7 @@ class PollBudgetIT {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(took)
             .as("poll %d: %s", polls, failed.getCause())
-            .isLessThan(Duration.ofMillis(6_500));
+            .isLessThan(Duration.ofMillis(MAX_POLL_INTERVAL_MS / 2 + 1_500)); // budget + slack
         assertThat(ClaimCheckDeserializationExceptionHandler.claimFailure(failed).reason())
             .isEqualTo(Reason.UNAVAILABLE);
         assertThat(failed.offset()).isEqualTo(1);

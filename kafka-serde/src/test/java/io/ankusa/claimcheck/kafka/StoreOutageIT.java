@@ -130,7 +130,7 @@ class StoreOutageIT {
     TopicPartition tp = new TopicPartition(topic, 0);
     Map<String, Object> consumerConfig = Servers.consumer(cc, Servers.unique("g"));
     // A store that refuses connections is retried until the read deadline: keep each try short.
-    consumerConfig.put("claimcheck.read.deadline.ms", 3000);
+    consumerConfig.put("claimcheck.read.deadline.ms", 1500);
     try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(consumerConfig)) {
       consumer.assign(List.of(tp));
       List<String> keys = new ArrayList<>();

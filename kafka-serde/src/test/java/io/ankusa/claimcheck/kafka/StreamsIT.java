@@ -166,6 +166,9 @@ class StreamsIT {
     proxy.down();
 
     Properties config = streamsConfig(cc);
+    // A store that refuses connections is retried until the read deadline (30 s by default): keep
+    // each try of the thread short.
+    config.put("claimcheck.read.deadline.ms", "3000");
     // A dead thread's member must expire before its replacement gets the partition back.
     config.put(StreamsConfig.mainConsumerPrefix("session.timeout.ms"), 6000);
     config.put(StreamsConfig.mainConsumerPrefix("heartbeat.interval.ms"), 1000);

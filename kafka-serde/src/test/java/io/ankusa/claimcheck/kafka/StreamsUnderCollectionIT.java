@@ -40,6 +40,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -212,7 +213,10 @@ class StreamsUnderCollectionIT {
         .anyMatch(k -> k.startsWith("profiles/"))
         .anyMatch(k -> k.startsWith("per-user-window/"));
 
-    streams.close(Duration.ofSeconds(30));
+    // Leaving the group, so the restarted app is not held until these members' session timeout.
+    streams.close(
+        CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+            .withTimeout(Duration.ofSeconds(30)));
     streams.cleanUp(); // the local state is gone: only the changelogs can restore it
     runs.add(collect(cc, tenant, prefix, Duration.ZERO, Progress.NONE));
 
