@@ -93,6 +93,12 @@ final class GatewayProcesses implements AutoCloseable {
    * {@code extra} keys (which may name other stores); returns where it listens.
    */
   URI startGateway(String name, Map<String, String> extra, List<String> jvm) throws Exception {
+    return startGateway(name, extra, jvm, jar);
+  }
+
+  /** As above, from another gateway jar (an A/B comparison of two builds). */
+  URI startGateway(String name, Map<String, String> extra, List<String> jvm, Path gatewayJar)
+      throws Exception {
     Path tokens = dir.resolve(name + "-tokens.txt");
     String hash =
         HexFormat.of()
@@ -117,7 +123,7 @@ final class GatewayProcesses implements AutoCloseable {
     Path file = dir.resolve(name + ".properties");
     Files.writeString(file, props.toString());
     Process p =
-        new ProcessBuilder(command(jvm, file))
+        new ProcessBuilder(command(jvm, file, gatewayJar))
             .redirectError(dir.resolve(name + ".stderr").toFile())
             .start();
     children.add(p);
@@ -127,7 +133,7 @@ final class GatewayProcesses implements AutoCloseable {
     return URI.create(line);
   }
 
-  private List<String> command(List<String> jvm, Path config) {
+  private static List<String> command(List<String> jvm, Path config, Path jar) {
     List<String> c = new ArrayList<>();
     c.add(java());
     c.addAll(jvm);

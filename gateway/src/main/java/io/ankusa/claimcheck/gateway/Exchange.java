@@ -136,6 +136,11 @@ final class Exchange {
             cleanup.run();
             callback.failed(x);
           }
+
+          @Override
+          public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING; // Jetty may complete it on its selector thread
+          }
         });
   }
 
@@ -165,6 +170,11 @@ final class Exchange {
           public void failed(Throwable x) {
             cleanup.run();
             callback.failed(x);
+          }
+
+          @Override
+          public InvocationType getInvocationType() {
+            return InvocationType.NON_BLOCKING; // Jetty may complete it on its selector thread
           }
         };
     if (body == null) {

@@ -139,7 +139,8 @@ public final class Gateway implements AutoCloseable {
             checkIns,
             readiness,
             new InlineLeads(config.inlineLeads(), cc.ticker()),
-            config.retryAfterSeconds()));
+            config.retryAfterSeconds(),
+            pool));
   }
 
   /**
@@ -184,6 +185,13 @@ public final class Gateway implements AutoCloseable {
   /** The claim check it serves through (the gate, the reader): for tests in this package. */
   ClaimCheck claimCheck() {
     return cc;
+  }
+
+  /**
+   * The server's thread pool, the one admitted requests are handed to: for tests in this package.
+   */
+  java.util.concurrent.Executor pool() {
+    return server.getThreadPool();
   }
 
   /** How many connections the gateway holds open now: for tests in this package. */

@@ -2,12 +2,13 @@ package io.ankusa.claimcheck.gateway;
 
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ClaimCheck.RequestPermit;
-import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.gateway.telemetry.GatewayMetrics;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.MalformedRefException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -17,29 +18,22 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Routes the gateway's requests (a Jetty 12 core handler, no servlets); thread-safe.
  *
- * <p>Every {@code /v1/} request first takes a permit of the process's request gate ({@code
- * claimcheck.max.concurrent.reads}, cache hits included): past it the answer is {@code 503} +
- * {@code Retry-After} before anything else is looked at — no token check, no ref decode, no store
- * request. Then the bearer token, or without one a verified client certificate whose subject CN the
- * tokens file maps ({@link ClientCertificates}) (401), then the route. The permit is given back
- * when the answer has been sent.
+ * <p>Every {@code /v1/} request of a served method first takes a permit of the process's request
+ * gate ({@code claimcheck.max.concurrent.reads}, cache hits included): past it the answer is {@code
+ * 503} + {@code Retry-After} before anything else is looked at — no token check, no ref decode, no
+ * store request. The handler is non-blocking, so Jetty calls it on the selector thread that parsed
+ * the request: the gate is judged and a shed request answered ({@link Shed}) there, before the
+ * request waits for a pool thread (or, on a busy machine, for a core); only admitted requests (and
+ * the health, metrics and error routes) are handed to the pool, which runs the rest: the bearer
+ * token, or without one a verified client certificate whose subject CN the tokens file maps ({@link
+ * ClientCertificates}) (401), then the route. The permit is given back when the answer has been
+ * sent.
  */
 final class GatewayHandler extends Handler.Abstract {
 
   static final String DEADLINE_HEADER = "X-Claimcheck-Deadline-Ms";
   static final String CLAIMS = "/v1/claims";
   static final String REFS = "/v1/refs/";
-
-  /** The answer past the request gate, the same for every shed request. */
-  static final Problem SHED =
-      Problem.of(
-          503,
-          "UNAVAILABLE",
-          "overloaded: "
-              + ClaimCheckConfig.MAX_CONCURRENT_READS
-              + " requests are already being served");
-
-  private static final byte[] SHED_JSON = SHED.json().getBytes(StandardCharsets.UTF_8);
 
   private final ClaimCheck cc;
   private final Tokens tokens;
@@ -48,6 +42,8 @@ final class GatewayHandler extends Handler.Abstract {
   private final CheckIns checkIns;
   private final Readiness readiness;
   private final int retryAfter;
+  private final Shed shed;
+  private final Executor pool;
 
   GatewayHandler(
       ClaimCheck cc,
@@ -56,8 +52,9 @@ final class GatewayHandler extends Handler.Abstract {
       CheckIns checkIns,
       Readiness readiness,
       InlineLeads inline,
-      int retryAfter) {
-    super(InvocationType.BLOCKING);
+      int retryAfter,
+      Executor pool) {
+    super(InvocationType.NON_BLOCKING);
     this.cc = cc;
     this.tokens = tokens;
     this.metrics = metrics;
@@ -65,17 +62,70 @@ final class GatewayHandler extends Handler.Abstract {
     this.checkIns = checkIns;
     this.readiness = readiness;
     this.retryAfter = retryAfter;
+    this.shed = new Shed(metrics, retryAfter);
+    this.pool = pool;
   }
 
+  /** On the selector thread: the gate, a shed answer, else the hand-off to the pool. */
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     String path = Request.getPathInContext(request);
     String method = request.getMethod();
+    String gated = gatedRoute(path, method);
+    RequestPermit permit = null;
+    if (gated != null) {
+      permit = cc.admitRequest();
+      if (permit == null) {
+        shed.answer(request, response, callback, gated);
+        return true;
+      }
+    }
+    RequestPermit admitted = permit;
+    try {
+      pool.execute(
+          () -> {
+            try {
+              serve(request, response, callback, path, method, admitted);
+            } catch (RuntimeException e) {
+              if (admitted != null) {
+                admitted.close(); // a permit is given back once, however often it is closed
+              }
+              callback.failed(e);
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      if (admitted != null) {
+        admitted.close();
+      }
+      shed.answer(request, response, callback, gated == null ? "other" : gated);
+    }
+    return true;
+  }
+
+  /** The route of a request the gate counts (a served method on a claim route), else null. */
+  static String gatedRoute(String path, String method) {
+    if (path.equals(CLAIMS)) {
+      return method.equals("POST") ? "check_in" : null;
+    }
+    if (!method.equals("GET") && !method.equals("HEAD")) {
+      return null;
+    }
+    return path.startsWith(CLAIMS + "/") ? "claims" : path.startsWith(REFS) ? "refs" : null;
+  }
+
+  /** On a pool thread: everything but the gate, {@code permit} the request's (null: ungated). */
+  private void serve(
+      Request request,
+      Response response,
+      Callback callback,
+      String path,
+      String method,
+      RequestPermit permit) {
     boolean get = method.equals("GET") || method.equals("HEAD");
     switch (path) {
       case "/health/live" -> {
         text(exchange(request, response, callback, "health"), 200, "live\n", get);
-        return true;
+        return;
       }
       case "/health/ready" -> {
         boolean ready = readiness.ready();
@@ -84,11 +134,11 @@ final class GatewayHandler extends Handler.Abstract {
             ready ? 200 : 503,
             ready ? "ready\n" : "not ready: the stores have not answered a probe yet\n",
             get);
-        return true;
+        return;
       }
       case "/metrics" -> {
         text(exchange(request, response, callback, "metrics"), 200, metrics.scrape(), get);
-        return true;
+        return;
       }
       default -> {}
     }
@@ -102,19 +152,18 @@ final class GatewayHandler extends Handler.Abstract {
     } else {
       exchange(request, response, callback, "other")
           .problem(Problem.of(404, "NO_ROUTE", "no such route; see docs/gateway.md"));
-      return true;
+      return;
     }
     Exchange x = exchange(request, response, callback, route);
     boolean allowed = route.equals("check_in") ? method.equals("POST") : get;
     if (!allowed) {
       response.getHeaders().put(HttpHeader.ALLOW, route.equals("check_in") ? "POST" : "GET, HEAD");
       x.problem(Problem.of(405, "METHOD_NOT_ALLOWED", method + " is not served on " + route));
-      return true;
+      return;
     }
-    RequestPermit permit = cc.admitRequest();
-    if (permit == null) {
-      x.problem(SHED, SHED_JSON); // its body written once: the shed path allocates little
-      return true;
+    if (permit == null) { // never: an allowed method on a claim route was gated
+      x.problem(Shed.PROBLEM);
+      return;
     }
     x.onDone(permit::close);
     try {
@@ -122,7 +171,6 @@ final class GatewayHandler extends Handler.Abstract {
     } catch (RuntimeException e) {
       x.problem(Problem.of(503, "UNAVAILABLE", "the gateway failed answering: " + e));
     }
-    return true;
   }
 
   private void route(Exchange x, String route, String path) {
