@@ -45,14 +45,16 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * PUT/GET loops over the same values ({@code raw-sync}: {@code S3Client} + Apache 5; {@code
  * raw-async}: {@code S3AsyncClient} + Netty, {@code join()} per call).
  *
- * <p>Per cell (size × count × threads): a warm-up pass of every candidate, then {@code rounds}
- * rounds in balanced order (forward, reversed, forward, …: A B | A B, B A, A B); a ratio is taken
- * within a round and the median of rounds is reported. With T threads each phase is T threads, each
- * with its own fresh serializer/deserializer over every T-th value, timed by the phase's wall
- * clock. Client CPU per MiB: every thread's CPU but S3Proxy's, the JIT's and the GC's ({@link
- * ThreadCpu}), over the phase; the S3 server's (S3Proxy's threads) beside it, the work our requests
- * cost a server that, on this rig, shares the client's cores. Objects are deleted after every pass
- * (S3Proxy keeps them in memory).
+ * <p>Before the first cell the young generation is touched once ({@link HeapWarmUp}: the first pass
+ * through a fresh 4 GiB heap's eden page-faults on every page). Per cell (size × count × threads):
+ * a warm-up pass of every candidate (two for the first cell: the JIT), then {@code rounds} rounds
+ * in balanced order (forward, reversed, forward, …: A B | A B, B A, A B); a ratio is taken within a
+ * round and the median of rounds is reported. With T threads each phase is T threads, each with its
+ * own fresh serializer/deserializer over every T-th value, timed by the phase's wall clock. Client
+ * CPU per MiB: every thread's CPU but S3Proxy's, the JIT's and the GC's ({@link ThreadCpu}), over
+ * the phase; the S3 server's (S3Proxy's threads) beside it, the work our requests cost a server
+ * that, on this rig, shares the client's cores. Objects are deleted after every pass (S3Proxy keeps
+ * them in memory).
  *
  * <pre>
  *   java -Xms4g -Xmx4g -cp benchmarks/target/benchmarks.jar \
@@ -118,10 +120,13 @@ public final class DropInHarness {
               java.lang.management.ManagementFactory.getOperatingSystemMXBean()
                   .getSystemLoadAverage()),
           System.getProperty("java.version"));
+      System.out.println(HeapWarmUp.touch());
+      boolean first = true;
       for (String cell : cells.split(",")) {
         String[] sc = cell.split(":");
         for (int t : threads) {
-          h.cell(Integer.parseInt(sc[0]), Integer.parseInt(sc[1]), t, rounds, only);
+          h.cell(Integer.parseInt(sc[0]), Integer.parseInt(sc[1]), t, rounds, only, first ? 2 : 1);
+          first = false;
         }
       }
     } catch (Throwable t) {
@@ -134,7 +139,8 @@ public final class DropInHarness {
     System.exit(status);
   }
 
-  private void cell(int size, int n, int threads, int rounds, String only) throws Exception {
+  private void cell(int size, int n, int threads, int rounds, String only, int warmUps)
+      throws Exception {
     values = new byte[n][size];
     sha = new byte[n][];
     for (int i = 0; i < n; i++) {
@@ -147,12 +153,12 @@ public final class DropInHarness {
     System.out.println("== " + label);
     Map<String, List<double[]>> rows = new LinkedHashMap<>(); // per round: MiB/s and CPU ms/MiB
     all.forEach(c -> rows.put(c.name(), new ArrayList<>()));
-    for (int round = 0; round <= rounds; round++) {
+    for (int round = 1 - warmUps; round <= rounds; round++) {
       List<Candidate> order = new ArrayList<>(all);
       if (round % 2 == 0 && round > 0) {
         java.util.Collections.reverse(order);
       }
-      StringBuilder line = new StringBuilder(round == 0 ? "warm-up:" : "round " + round + ":");
+      StringBuilder line = new StringBuilder(round <= 0 ? "warm-up:" : "round " + round + ":");
       for (Candidate c : order) {
         double[] f = pass(c, size, n, threads);
         if (round > 0) {

@@ -32,12 +32,12 @@ import java.util.Random;
  *   <li><b>Hang</b> (only when {@code hangMs > 0}): see {@link PeerHang}.
  * </ol>
  *
- * <p>Each round runs the variants in a rotated order; an untimed warm-up (50 records) of each comes
- * first. Ratios are peer time over our time (above 1: we are faster); <i>end to end</i> is the
- * peer's produce + consume time over ours with the drop-in serde on both sides (our serializer, our
- * deserializer inside the consumer: no prefetch), the issue's end-to-end figure. The peer runs on
- * the Kafka clients it links against, in its own class loader ({@link PeerClassLoader}): it cannot
- * run on this JVM's kafka-clients 4.4.
+ * <p>Each round runs the variants in a rotated order; the young generation is touched once first
+ * ({@link HeapWarmUp}), then an untimed warm-up (50 records) of each. Ratios are peer time over our
+ * time (above 1: we are faster); <i>end to end</i> is the peer's produce + consume time over ours
+ * with the drop-in serde on both sides (our serializer, our deserializer inside the consumer: no
+ * prefetch), the issue's end-to-end figure. The peer runs on the Kafka clients it links against, in
+ * its own class loader ({@link PeerClassLoader}): it cannot run on this JVM's kafka-clients 4.4.
  *
  * <pre>
  *   mvn -B -pl benchmarks -am package -DskipTests
@@ -111,6 +111,7 @@ public final class PeerHarness {
   }
 
   private void run(int rounds, int outageRecords) {
+    System.out.println(HeapWarmUp.touch()); // the first pass through a fresh eden page-faults
     warmUp();
     List<double[]> figures = new ArrayList<>(); // per round: produce peer, ours; consume a, b, c
     String peerTopic = null;

@@ -5,7 +5,13 @@ package io.ankusa.claimcheck.internal.cache;
  * answer of a prefetch until its first read; implementations are thread-safe.
  *
  * <p>The arrays it holds and returns are shared, never copied (a hit must stay cheap whatever the
- * claim's size): nobody may modify an array after putting it or after getting it.
+ * claim's size), and the cache does not promise they are unchanged: the one who fetched an array
+ * may have handed it on as its caller's own (a redeem of an uncompressed claim returns the array it
+ * fetched to the application, which may write into it) while the cache keeps it. So whoever takes
+ * bytes out of the cache must copy them first and then verify the copy before trusting it (the
+ * redeemer checks the copy's CRC32C against its ref); a copy that fails its check means the entry
+ * was changed: {@link #remove} it and fetch again. Nobody but the one an array was handed to may
+ * write into it.
  *
  * <p>Pins (see {@link #register}) let a prefetcher fetch a claim ahead of its reader without the
  * cache evicting it before the reader asks: a pinned entry is not evicted, its bytes count in
@@ -29,6 +35,13 @@ public interface ClaimCache<K> {
    * bytes of a started pin of {@code key} stay pinned.
    */
   void put(K key, byte[] bytes);
+
+  /**
+   * Drops the entry of {@code key} if it holds exactly {@code bytes} (the same array, not equal
+   * bytes), as a copy of it failed its check: a later put of fresh bytes is never dropped by a
+   * stale verdict. A live pin of the entry is released (its reservation returned).
+   */
+  void remove(K key, byte[] bytes);
 
   /** Returns the bytes the cache holds now (after pending evictions), pinned bytes included. */
   long weightedSize();

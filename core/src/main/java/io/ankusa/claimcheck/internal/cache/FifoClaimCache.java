@@ -24,8 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * reserved} is the sum of the weights of pins STARTING or PINNED and never exceeds {@code
  * maxBytes}, so pinned bytes alone never break the bound; a put returns only after evicting
  * unpinned entries from the queue's head until {@code bytes} is within the bound or the queue is
- * spent; a hit is one {@code ConcurrentHashMap.get} and one field read (plus a volatile read while
- * the entry is a prefetch's).
+ * spent; a {@link #remove} of a changed entry leaves its key queued (a queued key whose entry is
+ * gone is skipped; one put again meanwhile is at worst evicted early); a hit is one {@code
+ * ConcurrentHashMap.get} and one field read (plus a volatile read while the entry is a prefetch's).
  */
 final class FifoClaimCache<K> implements ClaimCache<K> {
 
@@ -98,6 +99,20 @@ final class FifoClaimCache<K> implements ClaimCache<K> {
       old.pin.enqueueOnce(); // replaced a pinned entry whose pin ended: queue the key once
     }
     evict();
+  }
+
+  @Override
+  public void remove(K key, byte[] value) {
+    Entry<K> e = map.get(key);
+    if (e == null || e.bytes != value || value == null) {
+      return;
+    }
+    if (map.remove(key, e)) {
+      bytes.addAndGet(-weight(value));
+      if (e.pin != null) {
+        e.pin.release(); // ended already (a read), or its prefetcher's hold given up for it
+      }
+    }
   }
 
   /** Evicts unpinned entries, oldest first, until the bound holds or the queue is spent. */

@@ -12,6 +12,9 @@ final class NoCache<K> implements ClaimCache<K> {
   public void put(K key, byte[] bytes) {}
 
   @Override
+  public void remove(K key, byte[] bytes) {}
+
+  @Override
   public long weightedSize() {
     return 0;
   }

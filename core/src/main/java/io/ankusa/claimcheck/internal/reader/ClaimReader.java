@@ -44,13 +44,23 @@ public interface ClaimReader extends AutoCloseable {
    *
    * <p>{@code fn} must not block; it is called once per attempt (again for each retry), on the
    * calling thread, on the thread that completed an earlier store request, or on the scheduler's
-   * thread when a backoff ends. The returned bytes are shared with the cache and other callers and
-   * must not be modified.
+   * thread when a backoff ends. The returned bytes are shared with the cache and every other caller
+   * of the flight, never copied: see {@link ClaimCache} for who may write into them (only the
+   * caller whose own {@code fn} produced them, which may hand them on as its caller's own) and why
+   * every other taker copies them and verifies the copy, {@link #evict}ing an entry whose copy
+   * failed.
    *
    * @throws IllegalArgumentException if {@code store} is not a store index of this reader
    */
   CompletableFuture<byte[]> fetch(
       FetchKey key, int store, Supplier<CompletableFuture<byte[]>> fn, long deadlineNanos);
+
+  /**
+   * Drops the cache's entry of {@code key} if it holds exactly {@code bytes} (see {@link
+   * ClaimCache#remove}): a copy of them failed its check, so they were changed after they were
+   * cached; the next fetch of {@code key} asks the store. Never blocks.
+   */
+  default void evict(FetchKey key, byte[] bytes) {}
 
   /**
    * Whether the cache holds bytes for {@code key} now; never blocks, fetches nothing (a reader

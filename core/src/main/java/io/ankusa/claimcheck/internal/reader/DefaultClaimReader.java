@@ -167,6 +167,11 @@ final class DefaultClaimReader implements ClaimReader {
   }
 
   @Override
+  public void evict(FetchKey key, byte[] bytes) {
+    cache.remove(Objects.requireNonNull(key, "key"), bytes);
+  }
+
+  @Override
   public boolean cached(FetchKey key) {
     return cache.getIfPresent(key) != null;
   }

@@ -18,7 +18,10 @@ import java.util.function.ToIntFunction;
  * immutable and thread-safe.
  *
  * <p>The check (length and CRC32C) and the decoding are apart, so a redeem computes the checksum of
- * an answer once: {@link #check} it, then {@link #decoded} it.
+ * an answer once: {@link #check} it, then {@link #decoded} it. Decoding takes stored bytes that are
+ * the caller's to give away (its own fresh read, or its own copy of shared bytes, never an array
+ * somebody else may still write or hand out): an uncompressed plaintext claim's answer is that very
+ * array, so the claim is copied at most once on its way to the caller.
  */
 final class Claims {
 
@@ -48,9 +51,10 @@ final class Claims {
   }
 
   /**
-   * The caller's copy of the claim from its {@link #check checked} stored bytes by {@code
-   * deadline}: an encrypted envelope opened first ({@code CORRUPT} when it does not decrypt; see
-   * {@link Encryption#open}), then {@link #decoded}. Never throws: the future fails.
+   * The caller's own claim from its {@link #check checked} stored bytes, which are the caller's to
+   * give away (see above), by {@code deadline}: an encrypted envelope opened first ({@code CORRUPT}
+   * when it does not decrypt; see {@link Encryption#open}), then {@link #decoded}. Never throws:
+   * the future fails.
    */
   CompletableFuture<byte[]> decode(ClaimRef ref, byte[] stored, long deadline) {
     if (!ref.isEncrypted()) {
@@ -93,10 +97,10 @@ final class Claims {
   }
 
   /**
-   * Returns the caller's own copy of the claim from its {@link #check checked} stored bytes,
-   * decompressed through a stream bounded by the ref's recorded raw length (v2) or {@code
-   * claimcheck.read.max.bytes}: {@code CORRUPT} when it inflates past the raw length, {@code
-   * REFUSED} past the read limit.
+   * Returns the caller's own claim from its {@link #check checked} stored bytes (the caller's to
+   * give away: an uncompressed claim is returned as that very array), decompressed through a stream
+   * bounded by the ref's recorded raw length (v2) or {@code claimcheck.read.max.bytes}: {@code
+   * CORRUPT} when it inflates past the raw length, {@code REFUSED} past the read limit.
    */
   byte[] decoded(ClaimRef ref, byte[] stored) {
     if (ref.isEncrypted()) {
@@ -109,11 +113,11 @@ final class Claims {
     return inflated(ref, stored);
   }
 
-  /** {@code stored} (plaintext) decompressed as the ref says, or its copy when uncompressed. */
+  /** {@code stored} (plaintext) decompressed as the ref says, or itself when uncompressed. */
   private byte[] inflated(ClaimRef ref, byte[] stored) {
     try {
       return ref.codec() == Codec.NONE
-          ? stored.clone()
+          ? stored
           : Compressor.decompress(
               ref.codec(), stored, Math.toIntExact(ref.rawLength()), readMaxBytes);
     } catch (CorruptPackException e) {

@@ -87,7 +87,7 @@ public final class RangedRedeemer {
     try {
       raw =
           reader.fetch(
-              FetchKey.range(ref.tenant().value(), ref.packId().hex(), first, n),
+              partKey(ref, first, n),
               stores.home(ref.packId().value()),
               () -> search(ref, first, n, ticker.read() + searchNanos),
               deadlineNanos);
@@ -100,6 +100,16 @@ public final class RangedRedeemer {
                     ? CompletableFuture.completedFuture(bytes.clone())
                     : failed(ref, first, n, error, deadlineNanos))
         .thenCompose(Function.identity());
+  }
+
+  /**
+   * The key a part read is coalesced and cached under: never a whole claim's key ({@link
+   * Redeemer#keyOf}), so an unverified part never meets a whole claim's entry, which the redeem
+   * that fetched it may have handed to its application as its own (see {@link Redeemer}); no pack
+   * id in hex has a {@code ':'}.
+   */
+  static FetchKey partKey(ClaimRef ref, long first, int n) {
+    return FetchKey.range(ref.tenant().value(), ref.packId().hex() + ":part", first, n);
   }
 
   private static byte[] cut(ClaimRef ref, byte[] b, long offset, long length) {

@@ -23,13 +23,24 @@ import java.util.function.Function;
  * reader verifies the stored bytes against the ref's length and CRC32C before it answers, so the
  * reader only ever caches verified bytes; a bad answer completes the fetch exceptionally with
  * {@code CORRUPT}, which the reader delivers unchanged and does not cache. Every answer the reader
- * gives (cache hits included) is verified against this caller's ref, once, and then decompressed:
- * the very array this redeem's own fetch function verified (it led the flight) counts as verified,
- * any other array (a hit, a flight another caller led) is checked here. {@code CORRUPT} and {@code
- * NOT_FOUND} are given only after a second look straight at the store set (bypassing the reader's
- * cache and coalescing) answers the same; a good second look returns its bytes; any other second
- * look is {@code UNAVAILABLE}. An {@link Error} is never translated: it completes the redeem as
- * itself. Failures are {@link Failure}s.
+ * gives (cache hits included) is verified against this caller's ref, once, and then decoded:
+ *
+ * <ul>
+ *   <li>The very array this redeem's own fetch function verified (it led the flight) counts as
+ *       verified and is this redeem's to give away: an uncompressed plaintext claim is returned as
+ *       that array, not copied, though the cache keeps it too (see {@link
+ *       io.ankusa.claimcheck.internal.cache.ClaimCache}: the application may write into it).
+ *   <li>Any other array (a hit, a flight another caller led) is copied first and then the copy is
+ *       checked and decoded, so bytes an application changes — before or during the copy — never
+ *       pass: a copy that fails its check is a miss, not a verdict; the entry is evicted (if it
+ *       still holds that array) and the claim fetched once more through the reader. A second
+ *       failing answer goes to the second look (below), which reads the stores past the cache.
+ * </ul>
+ *
+ * <p>{@code CORRUPT} and {@code NOT_FOUND} are given only after a second look straight at the store
+ * set (bypassing the reader's cache and coalescing) answers the same; a good second look returns
+ * its bytes; any other second look is {@code UNAVAILABLE}. An {@link Error} is never translated: it
+ * completes the redeem as itself. Failures are {@link Failure}s.
  */
 public final class Redeemer {
 
@@ -104,12 +115,18 @@ public final class Redeemer {
     if (refused != null) {
       return CompletableFuture.failedFuture(refused);
     }
+    return redeemed(ref, deadlineNanos, true);
+  }
+
+  /** One look through the reader; {@code mayLookAgain}: a changed copy is a miss, fetched again. */
+  private CompletableFuture<byte[]> redeemed(
+      ClaimRef ref, long deadlineNanos, boolean mayLookAgain) {
     Verified own = new Verified();
     CompletableFuture<byte[]> raw = fetch(ref, deadlineNanos, own);
     return raw.handle(
             (bytes, error) ->
                 error == null
-                    ? answered(ref, bytes, bytes == own.bytes, deadlineNanos)
+                    ? answered(ref, bytes, bytes == own.bytes, deadlineNanos, mayLookAgain)
                     : failed(ref, error, deadlineNanos))
         .thenCompose(Function.identity());
   }
@@ -140,8 +157,8 @@ public final class Redeemer {
   }
 
   /**
-   * The array a redeem's own fetch function last checked against that redeem's ref; the reader
-   * never changes an array it hands out, so the same array needs no second check.
+   * The array a redeem's own fetch function last checked against that redeem's ref: nobody but this
+   * redeem may write into it or hand it on, so it needs no second check and no copy.
    */
   private static final class Verified {
     volatile byte[] bytes;
@@ -175,15 +192,23 @@ public final class Redeemer {
   }
 
   private CompletableFuture<byte[]> answered(
-      ClaimRef ref, byte[] bytes, boolean checked, long deadline) {
-    try {
-      if (!checked) {
+      ClaimRef ref, byte[] shared, boolean own, long deadline, boolean mayLookAgain) {
+    byte[] bytes = shared;
+    if (!own) {
+      // Copy first, then verify the copy: an application writing into the array the flight's
+      // leader was given cannot change the bytes after they passed.
+      bytes = shared.clone();
+      try {
         claims.check(ref, bytes);
+      } catch (Failure mismatch) {
+        // Changed since it was verified, or another ref naming the same range with other bytes:
+        // drop exactly that entry and fetch through the reader again; a second mismatch asks the
+        // stores themselves.
+        reader.evict(keyOf(ref), shared);
+        return mayLookAgain
+            ? redeemed(ref, deadline, false)
+            : secondLook.after(ref, Reason.CORRUPT, mismatch.getMessage(), deadline);
       }
-    } catch (Failure corrupt) {
-      // Bytes the reader holds for this range that are not this ref's (another ref naming the
-      // same range, or a reader that cached before verifying): ask the stores themselves.
-      return secondLook.after(ref, Reason.CORRUPT, corrupt.getMessage(), deadline);
     }
     return claims
         .decode(ref, bytes, deadline)

@@ -101,6 +101,7 @@ final class SecondLook {
                         + ", then bytes that do not match: answers disagree",
                     mismatch);
               }
+              // A read straight from the stores, in no cache and no flight: this redeem's own.
               return claims
                   .decode(ref, bytes, deadline)
                   .exceptionally(

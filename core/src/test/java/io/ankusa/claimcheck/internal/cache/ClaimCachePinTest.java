@@ -120,6 +120,19 @@ class ClaimCachePinTest {
   }
 
   @Test
+  void removingAPinnedEntryReturnsItsReservation() {
+    Pin p = startedPin("k", 400);
+    byte[] v = new byte[400];
+    cache.put("k", v);
+    cache.remove("k", v);
+    assertThat(cache.getIfPresent("k")).isNull();
+    assertThat(p.state()).isEqualTo(State.RELEASED);
+    assertThat(cache.pinnedBytes()).isZero();
+    assertThat(cache.weightedSize()).isZero();
+    assertThat(reads).isEmpty();
+  }
+
+  @Test
   void nothingToPinWhenTheBytesAreCachedOrTheCacheKeepsNothing() {
     cache.put("k", new byte[5]);
     assertThat(cache.register("k", reads::add)).isNull();

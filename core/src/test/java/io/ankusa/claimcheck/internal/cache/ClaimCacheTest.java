@@ -57,6 +57,39 @@ class ClaimCacheTest {
   }
 
   @Test
+  void removeDropsTheEntryOnlyWhileItHoldsThatVeryArray() {
+    ClaimCache<String> c = ClaimCache.bytesBounded(100);
+    byte[] v = {1, 2, 3};
+    c.put("a", v);
+    c.remove("a", new byte[] {1, 2, 3});
+    assertThat(c.getIfPresent("a")).as("equal bytes, another array: kept").isSameAs(v);
+
+    c.remove("a", v);
+    assertThat(c.getIfPresent("a")).isNull();
+    assertThat(c.weightedSize()).isZero();
+
+    byte[] fresh = {1, 2, 3};
+    c.put("a", fresh);
+    c.remove("a", v);
+    assertThat(c.getIfPresent("a")).as("a stale verdict never drops a fresh put").isSameAs(fresh);
+    assertThat(c.weightedSize()).isEqualTo(3);
+    c.remove("missing", v);
+    ClaimCache.bytesBounded(0).remove("a", v);
+  }
+
+  @Test
+  void aRemovedKeyPutAgainStaysWithinTheBound() {
+    ClaimCache<Integer> c = ClaimCache.bytesBounded(300);
+    byte[] first = new byte[100];
+    c.put(1, first);
+    c.remove(1, first);
+    for (int i = 0; i < 10; i++) {
+      c.put(1 + i % 4, new byte[100]);
+      assertThat(c.weightedSize()).isLessThanOrEqualTo(300);
+    }
+  }
+
+  @Test
   void invalidateAllEmptiesIt() {
     ClaimCache<String> c = ClaimCache.bytesBounded(100);
     c.put("a", new byte[5]);
