@@ -1,12 +1,17 @@
 package io.ankusa.claimcheck.benchmarks;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
+import io.ankusa.claimcheck.internal.crypto.LocalKekProvider;
 import io.ankusa.claimcheck.kafka.ClaimCheckDeserializer;
 import io.ankusa.claimcheck.kafka.ClaimCheckSerializer;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,26 +46,34 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * once, in order, with a fresh deserializer, taking the SHA-256 of each value after its call and
  * timing only the calls. Candidates: bakdata's large-message-serde ({@code peer}, its own class
  * loader, sync {@code S3Client}), ours at defaults ({@code ours}), ours without inline calls
- * ({@code ours-async}: {@code claimcheck.s3.inline.calls=false}, the path before them), and raw SDK
- * PUT/GET loops over the same values ({@code raw-sync}: {@code S3Client} + Apache 5; {@code
- * raw-async}: {@code S3AsyncClient} + Netty, {@code join()} per call).
+ * ({@code ours-async}: {@code claimcheck.s3.inline.calls=false}, the path before them), ours with
+ * envelope encryption ({@code ours-enc}: {@code claimcheck.encryption.kek=local:} a fresh key file,
+ * every other setting as {@code ours}; its enc/plain ratios against {@code ours} are printed per
+ * cell when both run), and raw SDK PUT/GET loops over the same values ({@code raw-sync}: {@code
+ * S3Client} + Apache 5; {@code raw-async}: {@code S3AsyncClient} + Netty, {@code join()} per call).
  *
  * <p>Before the first cell the young generation is touched once ({@link HeapWarmUp}: the first pass
  * through a fresh 4 GiB heap's eden page-faults on every page). Per cell (size × count × threads):
- * a warm-up pass of every candidate (two for the first cell: the JIT), then {@code rounds} rounds
- * in balanced order (forward, reversed, forward, …: A B | A B, B A, A B); a ratio is taken within a
- * round and the median of rounds is reported. With T threads each phase is T threads, each with its
- * own fresh serializer/deserializer over every T-th value, timed by the phase's wall clock. Client
- * CPU per MiB: every thread's CPU but S3Proxy's, the JIT's and the GC's ({@link ThreadCpu}), over
- * the phase; the S3 server's (S3Proxy's threads) beside it, the work our requests cost a server
- * that, on this rig, shares the client's cores. Objects are deleted after every pass (S3Proxy keeps
- * them in memory).
+ * a warm-up pass of every candidate (two for the first cell: the JIT; more with {@code
+ * -Ddropin.warmups}), then {@code rounds} rounds in balanced order (forward, reversed, forward, …:
+ * A B | A B, B A, A B); a ratio is taken within a round and the median of rounds is reported. With
+ * T threads each phase is T threads, each with its own fresh serializer/deserializer over every
+ * T-th value, timed by the phase's wall clock. Client CPU per MiB: every thread's CPU but
+ * S3Proxy's, the JIT's and the GC's ({@link ThreadCpu}), over the phase; the S3 server's (S3Proxy's
+ * threads) beside it, the work our requests cost a server that, on this rig, shares the client's
+ * cores. Objects are deleted after every pass (S3Proxy keeps them in memory).
  *
  * <pre>
  *   java -Xms4g -Xmx4g -cp benchmarks/target/benchmarks.jar \
  *       io.ankusa.claimcheck.benchmarks.DropInHarness [262144:896,1048576:224] [rounds=3]
  *       [threads=1,16] [candidates=all|regex]
- *   -Dclaimcheck.<key>=<value> passes a config key to both of ours
+ *   -Dclaimcheck.<key>=<value> passes a config key to all of ours
+ *   -Ddropin.payload=random (default: incompressible) | half (half random, half repeated text)
+ *   -Ddropin.warmups=N warm-up passes of every candidate per cell (default 1): on 2 cores the
+ *       JIT (C2) still compiles S3Proxy's and the SDK's code for the first minute or two
+ *
+ *   encryption on vs off only:
+ *   java -Ddropin.warmups=4 ... DropInHarness 262144:896,1048576:224 5 1 'ours|ours-enc'
  * </pre>
  */
 public final class DropInHarness {
@@ -89,6 +102,7 @@ public final class DropInHarness {
   private byte[][] values;
   private byte[][] sha;
   private int pass;
+  private Path keyFile;
 
   private DropInHarness(EmbeddedS3 s3) {
     this.s3 = s3;
@@ -143,8 +157,15 @@ public final class DropInHarness {
       throws Exception {
     values = new byte[n][size];
     sha = new byte[n][];
+    boolean half = "half".equals(System.getProperty("dropin.payload", "random"));
+    byte[] text = "claim check payload, compressible half; ".getBytes(StandardCharsets.US_ASCII);
     for (int i = 0; i < n; i++) {
       new Random(31L * i + size).nextBytes(values[i]);
+      if (half) {
+        for (int j = size / 2; j < size; j++) {
+          values[i][j] = text[j % text.length];
+        }
+      }
       sha[i] = SerdeDriver.digest(values[i]);
     }
     List<Candidate> all = candidates();
@@ -153,7 +174,8 @@ public final class DropInHarness {
     System.out.println("== " + label);
     Map<String, List<double[]>> rows = new LinkedHashMap<>(); // per round: MiB/s and CPU ms/MiB
     all.forEach(c -> rows.put(c.name(), new ArrayList<>()));
-    for (int round = 1 - warmUps; round <= rounds; round++) {
+    int passes = Math.max(warmUps, Integer.getInteger("dropin.warmups", 1)); // -Ddropin.warmups=N
+    for (int round = 1 - passes; round <= rounds; round++) {
       List<Candidate> order = new ArrayList<>(all);
       if (round % 2 == 0 && round > 0) {
         java.util.Collections.reverse(order);
@@ -169,6 +191,24 @@ public final class DropInHarness {
       System.out.println(line + "  (MiB/s deserialize/serialize)");
     }
     report(label, rows, rounds);
+    encryptionRatios(label, rows.get("ours"), rows.get("ours-enc"));
+  }
+
+  /** Encryption on vs off, same settings otherwise: per-round ratios of ours-enc to ours. */
+  private static void encryptionRatios(String label, List<double[]> plain, List<double[]> enc) {
+    if (plain == null || enc == null) {
+      return;
+    }
+    System.out.printf(
+        "ENC/PLAIN %s: deserialize %s, serialize %s; client CPU ms/MiB deserialize %.2f -> %.2f,"
+            + " serialize %.2f -> %.2f%n",
+        label,
+        ratio(ratios(enc, plain, 0)),
+        ratio(ratios(enc, plain, 1)),
+        median(plain, 2),
+        median(enc, 2),
+        median(plain, 3),
+        median(enc, 3));
   }
 
   /**
@@ -306,9 +346,24 @@ public final class DropInHarness {
     list.add(peer());
     list.add(ours("ours", Map.of()));
     list.add(ours("ours-async", Map.of("claimcheck.s3.inline.calls", "false")));
+    list.add(ours("ours-enc", Map.of("claimcheck.encryption.kek", "local:" + keyFile())));
     list.add(rawSync());
     list.add(rawAsync());
     return list;
+  }
+
+  /** A fresh {@code local:} key file, deleted when the JVM exits. */
+  private Path keyFile() {
+    if (keyFile == null) {
+      try {
+        keyFile = Files.createTempFile("dropin", ".key");
+        Files.writeString(keyFile, LocalKekProvider.newKeyFile());
+        keyFile.toFile().deleteOnExit();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return keyFile;
   }
 
   private Map<String, Object> oursConfig(Map<String, String> extra) {
