@@ -51,6 +51,8 @@ class GatewayShedIT {
     Map<String, Object> m = TestGateways.config(proxy, bucket, TestGateways.tokens(dir));
     m.put("claimcheck.max.concurrent.reads", "2");
     try (Gateway g = Gateway.start(m)) {
+      // Ready first: its readiness probe is a store request, not one of the shed request's.
+      TestGateways.awaitReady(g);
       HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       String b64 =
           new String(
