@@ -146,6 +146,20 @@ public final class Encryption implements AutoCloseable {
    * bytes, by {@code deadline}; fails with a {@link Failure}.
    */
   public CompletableFuture<byte[]> open(ClaimRef ref, byte[] stored, long deadline) {
+    return open(ref, stored, deadline, null);
+  }
+
+  /**
+   * As {@link #open(ClaimRef, byte[], long)}, taking the plaintext {@code early} opened while
+   * {@code stored} arrived when it has all of it (see {@link EarlyOpening#finish}); {@code early}
+   * may be null.
+   */
+  public CompletableFuture<byte[]> open(
+      ClaimRef ref, byte[] stored, long deadline, EarlyOpening early) {
+    byte[] opened = early == null ? null : early.finish(stored);
+    if (opened != null) {
+      return CompletableFuture.completedFuture(opened);
+    }
     String what = what(ref);
     Envelope env;
     try {
@@ -186,6 +200,26 @@ public final class Encryption implements AutoCloseable {
                     Reason.CORRUPT, what + "the stream header does not open: " + e.getMessage(), e);
               }
             });
+  }
+
+  /**
+   * A watcher that opens {@code ref}'s envelope while it arrives on the calling thread ({@link
+   * EarlyOpening}), or null when {@code ref} is not an encrypted claim this client decrypts.
+   */
+  public EarlyOpening early(ClaimRef ref) {
+    return ref.isEncrypted() && !ref.isStreamed() && settings.enabled()
+        ? new EarlyOpening(this, ref)
+        : null;
+  }
+
+  /** The KEK of {@code kekId} when this client decrypts and has already opened it, else null. */
+  Kek openedKek(String kekId) {
+    return settings.enabled() ? keks.get(kekId) : null;
+  }
+
+  /** The data key {@code wrapped} by {@code kek} for {@code tenant}: cached, or being unwrapped. */
+  CompletableFuture<Dek> dataKey(Kek kek, byte[] wrapped, String tenant) {
+    return unwrapped.get(kek, wrapped, tenant);
   }
 
   private static String what(ClaimRef ref) {

@@ -2,6 +2,7 @@ package io.ankusa.claimcheck.internal.redeem;
 
 import io.ankusa.claimcheck.internal.compress.Compressor;
 import io.ankusa.claimcheck.internal.compress.PastReadLimitException;
+import io.ankusa.claimcheck.internal.crypto.EarlyOpening;
 import io.ankusa.claimcheck.internal.crypto.Encryption;
 import io.ankusa.claimcheck.internal.failure.Failure;
 import io.ankusa.claimcheck.internal.failure.Failure.Reason;
@@ -45,6 +46,11 @@ final class Claims {
     this.encryption = encryption;
   }
 
+  /** The watcher that opens {@code ref}'s envelope while it arrives, or null (not encrypted). */
+  EarlyOpening early(ClaimRef ref) {
+    return encryption.early(ref);
+  }
+
   /** The refusal of {@code ref} by the encryption policy before any store request, or null. */
   Failure refusal(ClaimRef ref) {
     return encryption.refusal(ref);
@@ -57,6 +63,11 @@ final class Claims {
    * the future fails.
    */
   CompletableFuture<byte[]> decode(ClaimRef ref, byte[] stored, long deadline) {
+    return decode(ref, stored, deadline, null);
+  }
+
+  /** As {@link #decode(ClaimRef, byte[], long)}, using what {@code early} (or null) opened. */
+  CompletableFuture<byte[]> decode(ClaimRef ref, byte[] stored, long deadline, EarlyOpening early) {
     if (!ref.isEncrypted()) {
       try {
         return CompletableFuture.completedFuture(decoded(ref, stored));
@@ -66,7 +77,7 @@ final class Claims {
     }
     CompletableFuture<byte[]> plain;
     try {
-      plain = encryption.open(ref, stored, deadline);
+      plain = encryption.open(ref, stored, deadline, early);
     } catch (RuntimeException e) {
       plain = CompletableFuture.failedFuture(e);
     }

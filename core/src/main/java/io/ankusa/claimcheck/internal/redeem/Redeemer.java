@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.internal.redeem;
 
+import io.ankusa.claimcheck.internal.crypto.EarlyOpening;
 import io.ankusa.claimcheck.internal.crypto.Encryption;
 import io.ankusa.claimcheck.internal.failure.Failure;
 import io.ankusa.claimcheck.internal.failure.Failure.Reason;
@@ -9,6 +10,8 @@ import io.ankusa.claimcheck.internal.reader.FetchKey;
 import io.ankusa.claimcheck.internal.reader.ReadException;
 import io.ankusa.claimcheck.internal.wire.Checksums;
 import io.ankusa.claimcheck.ref.ClaimRef;
+import io.ankusa.claimcheck.store.InlineArrivals;
+import io.ankusa.claimcheck.store.InlineCalls;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.time.Ticker;
 import java.util.Locale;
@@ -122,11 +125,16 @@ public final class Redeemer {
   private CompletableFuture<byte[]> redeemed(
       ClaimRef ref, long deadlineNanos, boolean mayLookAgain) {
     Verified own = new Verified();
-    CompletableFuture<byte[]> raw = fetch(ref, deadlineNanos, own);
+    // An encrypted claim read on this thread is decrypted while it arrives (EarlyOpening).
+    EarlyOpening early = claims.early(ref);
+    CompletableFuture<byte[]> raw;
+    try (InlineCalls.Scope watching = early == null ? null : InlineArrivals.watch(early)) {
+      raw = fetch(ref, deadlineNanos, own);
+    }
     return raw.handle(
             (bytes, error) ->
                 error == null
-                    ? answered(ref, bytes, bytes == own.bytes, deadlineNanos, mayLookAgain)
+                    ? answered(ref, bytes, bytes == own.bytes, deadlineNanos, mayLookAgain, early)
                     : failed(ref, error, deadlineNanos))
         .thenCompose(Function.identity());
   }
@@ -192,7 +200,12 @@ public final class Redeemer {
   }
 
   private CompletableFuture<byte[]> answered(
-      ClaimRef ref, byte[] shared, boolean own, long deadline, boolean mayLookAgain) {
+      ClaimRef ref,
+      byte[] shared,
+      boolean own,
+      long deadline,
+      boolean mayLookAgain,
+      EarlyOpening early) {
     byte[] bytes = shared;
     if (!own) {
       // Copy first, then verify the copy: an application writing into the array the flight's
@@ -211,7 +224,7 @@ public final class Redeemer {
       }
     }
     return claims
-        .decode(ref, bytes, deadline)
+        .decode(ref, bytes, deadline, own ? early : null)
         .handle(
             (claim, error) -> {
               if (error == null) {

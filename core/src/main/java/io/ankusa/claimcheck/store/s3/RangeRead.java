@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.store.s3;
 
+import io.ankusa.claimcheck.store.InlineArrivals;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -16,7 +17,8 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
  * <p>Invariants, as {@link RangeBody}'s: what is kept never exceeds the range's {@code length},
  * whatever the answer announces; of a {@code 200} only the bytes from {@code offset} on are kept;
  * every body byte is counted, kept or not, so {@link RangeResponses} can check the body against its
- * headers; each kept byte is copied once, from the socket's stream into the answer.
+ * headers; each kept byte is copied once, from the socket's stream into the answer, and the calling
+ * thread's {@link InlineArrivals} watcher sees the answer fill.
  */
 final class RangeRead implements ResponseTransformer<GetObjectResponse, RangeBody.Answer> {
 
@@ -43,6 +45,7 @@ final class RangeRead implements ResponseTransformer<GetObjectResponse, RangeBod
       return new RangeBody.Answer(r, new byte[0], body); // ended before the part kept
     }
     int count = 0;
+    InlineArrivals.Watcher watcher = InlineArrivals.current();
     for (; ; ) {
       if (count == kept.length) {
         if (count == length) {
@@ -66,6 +69,7 @@ final class RangeRead implements ResponseTransformer<GetObjectResponse, RangeBod
       }
       count += n;
       body += n;
+      watcher = InlineArrivals.report(watcher, kept, count);
     }
     body += drain(in);
     return new RangeBody.Answer(r, count == kept.length ? kept : Arrays.copyOf(kept, count), body);

@@ -4,6 +4,7 @@ import static io.ankusa.claimcheck.store.s3.S3TestStores.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ankusa.claimcheck.store.ClaimStore;
+import io.ankusa.claimcheck.store.InlineArrivals;
 import io.ankusa.claimcheck.store.InlineCalls;
 import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -76,6 +78,42 @@ class S3InlineCallsIT {
     assertThat(inline(() -> store.getRange("present", 0, 100, T)).join()).isEqualTo(BYTES);
     assertThat(inline(() -> store.getRange("present", 100, 5, T)).join()).isEmpty(); // 416
     assertThat(proxy.requestCount("GET")).isEqualTo(3);
+  }
+
+  @Test
+  void aWatcherSeesTheAnswersOwnArrayFillOnTheCallingThread() {
+    byte[] big = new byte[3 << 20];
+    new Random(3).nextBytes(big);
+    store.putIfAbsent("big", big, Duration.ofSeconds(30)).join();
+    List<Integer> fills = new ArrayList<>();
+    List<byte[]> arrays = new ArrayList<>();
+    Thread caller = Thread.currentThread();
+    CompletableFuture<byte[]> f;
+    try (InlineCalls.Scope w =
+        InlineArrivals.watch(
+            (answer, filled) -> {
+              assertThat(Thread.currentThread()).isSameAs(caller);
+              // What the watcher is told arrived is there, in place, already.
+              assertThat(answer[filled - 1]).isEqualTo(big[1 + filled - 1]);
+              fills.add(filled);
+              arrays.add(answer);
+            })) {
+      f = inline(() -> store.getRange("big", 1, big.length - 1, T));
+    }
+    byte[] got = f.join();
+    assertThat(got).isEqualTo(java.util.Arrays.copyOfRange(big, 1, big.length));
+    assertThat(fills).isNotEmpty().isSorted();
+    if (HttpClients.NETTY.equals(S3TestStores.httpClient())) {
+      // Apache 5 hands over what the socket has; CRT's synchronous client has the whole body
+      // gathered before the first read returns, so it reports once.
+      assertThat(fills).as("more than one arrival for 3 MiB").hasSizeGreaterThan(1);
+    }
+    assertThat(fills.get(fills.size() - 1)).isEqualTo(got.length);
+    assertThat(arrays).allMatch(a -> a == got, "every arrival is in the answer's own array");
+    // Unwatched and asynchronous reads report nothing to a watcher of another thread.
+    fills.clear();
+    assertThat(store.getRange("big", 0, 10, T).join()).hasSize(10);
+    assertThat(fills).isEmpty();
   }
 
   @Test
