@@ -403,9 +403,9 @@ public final class Encryption implements AutoCloseable {
 
     /** The envelope of {@code plain} as claim {@code index} of pack {@code packId}. */
     public byte[] seal(String tenant, long packId, int index, int codecId, byte[] plain) {
-      byte[] header = key.header;
-      byte[] ad = Binding.of(header, tenant, packId, index, plain.length, codecId);
-      return Segmented.seal(key.dek.segmented(), header, ad, plain);
+      byte[] out = new byte[sealedLength(plain.length)];
+      sealInto(tenant, packId, index, codecId, plain, out, 0, out.length);
+      return out;
     }
 
     /** The length of the envelope {@link #seal} or {@link #sealInto} writes for {@code plain}. */
