@@ -437,9 +437,38 @@ public final class Encryption implements AutoCloseable {
 
     /** The envelope of {@code plain} as claim {@code index} of pack {@code packId}. */
     public byte[] seal(String tenant, long packId, int index, int codecId, byte[] plain) {
+      byte[] out = new byte[sealedLength(plain.length)];
+      sealInto(tenant, packId, index, codecId, plain, out, 0, out.length);
+      return out;
+    }
+
+    /** The length of the envelope {@link #seal} or {@link #sealInto} writes for {@code plain}. */
+    public int sealedLength(int plain) {
+      return Segmented.sealedLength(key.header.length, plain);
+    }
+
+    /**
+     * Writes the envelope {@link #seal} returns into exactly {@code out[at, at + length)}, touching
+     * no byte outside it, and returns {@code length}; throws {@link IllegalArgumentException}
+     * before writing anything unless {@code length} is {@link #sealedLength} of {@code plain}.
+     */
+    public int sealInto(
+        String tenant,
+        long packId,
+        int index,
+        int codecId,
+        byte[] plain,
+        byte[] out,
+        int at,
+        int length) {
+      int expected = sealedLength(plain.length);
+      if (length != expected) {
+        throw new IllegalArgumentException(
+            "claim " + index + ": a slot of " + length + " bytes for an envelope of " + expected);
+      }
       byte[] header = key.header;
       byte[] ad = Binding.of(header, tenant, packId, index, plain.length, codecId);
-      return Segmented.seal(key.dek.segmented(), header, ad, plain);
+      return Segmented.sealInto(key.dek.segmented(), header, ad, plain, out, at);
     }
 
     /**

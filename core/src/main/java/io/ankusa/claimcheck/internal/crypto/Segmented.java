@@ -5,6 +5,7 @@ import com.google.crypto.tink.subtle.StreamSegmentDecrypter;
 import com.google.crypto.tink.subtle.StreamSegmentEncrypter;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
+import java.util.Objects;
 
 /**
  * The segmented AEAD of envelopes with AEAD id 2: Tink's {@code AesGcmHkdfStreaming} (HKDF-SHA256
@@ -61,39 +62,65 @@ final class Segmented {
 
   /** {@code header} followed by the stream of {@code plain} under {@code ad}. */
   static byte[] seal(AesGcmHkdfStreaming aead, byte[] header, byte[] ad, byte[] plain) {
-    long total = header.length + streamLength(plain.length);
+    byte[] out = new byte[sealedLength(header.length, plain.length)];
+    sealInto(aead, header, ad, plain, out, 0);
+    return out;
+  }
+
+  /**
+   * The length of {@code header} followed by the stream of {@code plain} plaintext bytes; throws
+   * {@link IllegalArgumentException} when it would not fit in one array.
+   */
+  static int sealedLength(int header, int plain) {
+    long total = header + streamLength(plain);
     if (total > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("a claim of " + plain.length + " bytes is too long");
+      throw new IllegalArgumentException("a claim of " + plain + " bytes is too long");
     }
-    byte[] out = new byte[(int) total];
-    System.arraycopy(header, 0, out, 0, header.length);
+    return (int) total;
+  }
+
+  /**
+   * Writes {@code header} followed by the stream of {@code plain} under {@code ad} into exactly
+   * {@code out[at, at + sealedLength(header.length, plain.length))} and returns that length; throws
+   * {@link IndexOutOfBoundsException} before writing anything when the slot does not fit in {@code
+   * out}. Bytes outside the slot are not touched.
+   */
+  static int sealInto(
+      AesGcmHkdfStreaming aead, byte[] header, byte[] ad, byte[] plain, byte[] out, int at) {
+    int length = sealedLength(header.length, plain.length);
+    Objects.checkFromIndexSize(at, length, out.length);
+    int end = at + length;
+    System.arraycopy(header, 0, out, at, header.length);
+    int w = at + header.length;
     try {
       StreamSegmentEncrypter enc = aead.newStreamSegmentEncrypter(ad);
       ByteBuffer h = enc.getHeader();
-      int at = header.length;
-      h.get(out, at, STREAM_HEADER);
-      at += STREAM_HEADER;
+      h.get(out, w, STREAM_HEADER);
+      w += STREAM_HEADER;
       int p = 0;
       int room = PLAIN_SEGMENT - STREAM_HEADER;
       while (true) {
         int n = Math.min(room, plain.length - p);
         boolean last = p + n == plain.length;
-        ByteBuffer ct = ByteBuffer.wrap(out, at, n + TAG);
+        if (w + n + TAG > end) { // the geometry disagrees with Tink's: never write past the slot
+          throw new IllegalStateException("segment past the slot's " + length + " bytes");
+        }
+        ByteBuffer ct = ByteBuffer.wrap(out, w, n + TAG);
         enc.encryptSegment(ByteBuffer.wrap(plain, p, n), last, ct);
         p += n;
-        at += n + TAG;
+        w += n + TAG;
         if (last) {
           break;
         }
         room = PLAIN_SEGMENT;
       }
-      if (at != out.length) {
-        throw new IllegalStateException("segmented " + at + " of " + out.length + " bytes");
+      if (w != end) {
+        throw new IllegalStateException("segmented " + (w - at) + " of " + length + " bytes");
       }
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-GCM refused to encrypt", e);
     }
-    return out;
+    return length;
   }
 
   /**

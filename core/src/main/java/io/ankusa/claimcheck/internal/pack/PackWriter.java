@@ -16,23 +16,14 @@ final class PackWriter {
   private PackWriter() {}
 
   static EncodedPack encode(List<PackEntryInput> claims) {
-    Objects.requireNonNull(claims, "claims");
-    int count = claims.size();
-    if (count < 1 || count > PackFormat.MAX_ENTRIES) {
-      throw new IllegalArgumentException(
-          "a pack holds 1.." + PackFormat.MAX_ENTRIES + " claims, not " + count);
-    }
+    int count = count(Objects.requireNonNull(claims, "claims").size());
     int indexLength = count * PackFormat.ENTRY_LENGTH_V1;
     long dataStart = PackFormat.HEADER_LENGTH + (long) indexLength;
     long total = dataStart;
     for (PackEntryInput claim : claims) {
       total += Objects.requireNonNull(claim, "claim").storedBytes().length;
     }
-    if (total > MAX_PACK_LENGTH) {
-      throw new IllegalArgumentException(
-          "a pack of " + total + " bytes exceeds the largest array (" + MAX_PACK_LENGTH + ")");
-    }
-    byte[] out = new byte[(int) total];
+    byte[] out = new byte[checkTotal(total)];
     List<PackEntry> entries = new ArrayList<>(count);
     int entryAt = PackFormat.HEADER_LENGTH;
     int dataAt = (int) dataStart;
@@ -47,7 +38,66 @@ final class PackWriter {
       entryAt += PackFormat.ENTRY_LENGTH_V1;
       dataAt += stored.length;
     }
-    PackHeader header = new PackHeader(PackFormat.CURRENT_VERSION, count, indexLength, total, 0);
+    return finish(out, entries);
+  }
+
+  /**
+   * The pack of {@code slots} whose stored bytes {@code writer} writes into their slots of the pack
+   * array, in index order, each checked to fill exactly its slot before its CRC32C is taken.
+   */
+  static EncodedPack encode(List<PackSlot> slots, SlotWriter writer) {
+    int count = count(Objects.requireNonNull(slots, "slots").size());
+    Objects.requireNonNull(writer, "writer");
+    int indexLength = count * PackFormat.ENTRY_LENGTH_V1;
+    long dataStart = PackFormat.HEADER_LENGTH + (long) indexLength;
+    long total = dataStart;
+    for (PackSlot slot : slots) {
+      total += Objects.requireNonNull(slot, "slot").length();
+    }
+    byte[] out = new byte[checkTotal(total)];
+    List<PackEntry> entries = new ArrayList<>(count);
+    int entryAt = PackFormat.HEADER_LENGTH;
+    int dataAt = (int) dataStart;
+    for (int i = 0; i < count; i++) {
+      PackSlot slot = slots.get(i);
+      int length = slot.length();
+      int wrote = writer.write(i, out, dataAt, length);
+      if (wrote != length) {
+        throw new IllegalStateException(
+            "claim " + i + ": " + wrote + " bytes written into a slot of " + length);
+      }
+      int crc = Checksums.crc32c(out, dataAt, length);
+      PackEntry entry = new PackEntry(i, dataAt, length, crc, slot.codec());
+      entries.add(entry);
+      writeEntry(out, entryAt, entry);
+      entryAt += PackFormat.ENTRY_LENGTH_V1;
+      dataAt += length;
+    }
+    return finish(out, entries);
+  }
+
+  private static int count(int count) {
+    if (count < 1 || count > PackFormat.MAX_ENTRIES) {
+      throw new IllegalArgumentException(
+          "a pack holds 1.." + PackFormat.MAX_ENTRIES + " claims, not " + count);
+    }
+    return count;
+  }
+
+  private static int checkTotal(long total) {
+    if (total > MAX_PACK_LENGTH) {
+      throw new IllegalArgumentException(
+          "a pack of " + total + " bytes exceeds the largest array (" + MAX_PACK_LENGTH + ")");
+    }
+    return (int) total;
+  }
+
+  /** Writes the header of the pack {@code out} whose index {@code entries} already holds. */
+  private static EncodedPack finish(byte[] out, List<PackEntry> entries) {
+    int count = entries.size();
+    int indexLength = count * PackFormat.ENTRY_LENGTH_V1;
+    PackHeader header =
+        new PackHeader(PackFormat.CURRENT_VERSION, count, indexLength, out.length, 0);
     writeHeaderFields(out, header);
     int crc = headerCrc(header, out, PackFormat.HEADER_LENGTH);
     Bytes.putInt(out, PackFormat.HEADER_CRC_AT, crc);

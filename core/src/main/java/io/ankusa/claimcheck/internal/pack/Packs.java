@@ -43,6 +43,17 @@ public final class Packs {
     return PackWriter.encode(claims);
   }
 
+  /**
+   * Returns the pack of {@code slots} (1..{@value PackFormat#MAX_ENTRIES}) in order, claim {@code
+   * i}'s stored bytes written by {@code writer} straight into their slot of the pack's array (no
+   * copy), the same bytes {@link #encode(List)} writes for them; throws {@link
+   * IllegalArgumentException} as that does, and {@link IllegalStateException} when the writer
+   * reports a length other than its slot's.
+   */
+  public static EncodedPack encode(List<PackSlot> slots, SlotWriter writer) {
+    return PackWriter.encode(slots, writer);
+  }
+
   /** Throws {@link CorruptPackException} unless {@code stored} has the entry's length, CRC32C. */
   public static void checkClaim(PackEntry entry, byte[] stored) {
     check("claim " + entry.index(), entry.length(), entry.checksum(), stored, Checksums::crc32c);

@@ -9,6 +9,7 @@ import io.ankusa.claimcheck.internal.failure.Failure.Reason;
 import io.ankusa.claimcheck.internal.pack.EncodedPack;
 import io.ankusa.claimcheck.internal.pack.PackEntry;
 import io.ankusa.claimcheck.internal.pack.PackEntryInput;
+import io.ankusa.claimcheck.internal.pack.PackSlot;
 import io.ankusa.claimcheck.internal.pack.Packs;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
 import io.ankusa.claimcheck.internal.telemetry.ClaimCheckTelemetry;
@@ -132,7 +133,7 @@ public final class CheckIns {
     for (int collisions = 0; ; collisions++) {
       PackId id = fixedId != null ? fixedId : PackId.random(random);
       // Sealed per pack id: the id is part of each claim's associated data.
-      EncodedPack pack = plain != null ? plain : Packs.encode(sealed(inputs, id, deadline));
+      EncodedPack pack = plain != null ? plain : sealed(inputs, id, deadline);
       try {
         int store =
             Await.await(
@@ -192,19 +193,25 @@ public final class CheckIns {
   }
 
   /**
-   * Each claim of {@code inputs} sealed as claim {@code i} of pack {@code id}, after compression.
+   * The pack of {@code inputs}, each claim sealed as claim {@code i} of pack {@code id} (after
+   * compression) straight into its slot: the envelopes' lengths are known before sealing.
    */
-  private List<PackEntryInput> sealed(List<PackEntryInput> inputs, PackId id, long deadline) {
-    List<PackEntryInput> out = new ArrayList<>(inputs.size());
+  private EncodedPack sealed(List<PackEntryInput> inputs, PackId id, long deadline) {
+    String t = tenant.value();
+    Encryption.Sealer[] sealers = new Encryption.Sealer[inputs.size()];
+    List<PackSlot> slots = new ArrayList<>(inputs.size());
     for (int i = 0; i < inputs.size(); i++) {
       PackEntryInput in = inputs.get(i);
-      byte[] envelope =
-          encryption
-              .sealer(tenant.value(), deadline)
-              .seal(tenant.value(), id.value(), i, in.codec().id(), in.storedBytes());
-      out.add(new PackEntryInput(envelope, in.codec()));
+      sealers[i] = encryption.sealer(t, deadline);
+      slots.add(new PackSlot(sealers[i].sealedLength(in.storedBytes().length), in.codec()));
     }
-    return out;
+    return Packs.encode(
+        slots,
+        (i, out, at, length) -> {
+          PackEntryInput in = inputs.get(i);
+          return sealers[i].sealInto(
+              t, id.value(), i, in.codec().id(), in.storedBytes(), out, at, length);
+        });
   }
 
   /** Refuses, before any store request, a value larger than claimcheck.write.max.bytes. */
