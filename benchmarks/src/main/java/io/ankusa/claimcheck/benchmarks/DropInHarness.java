@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -69,6 +70,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *       [threads=1,16] [candidates=all|regex]
  *   -Dclaimcheck.<key>=<value> passes a config key to all of ours
  *   -Ddropin.payload=random (default: incompressible) | half (half random, half repeated text)
+ *   -Ddropin.link.mbps=R every client reaches S3Proxy through a {@link PacedLink} delivering R MB/s
+ *       per connection (a remote store's rate; default: loopback, no link)
  *   -Ddropin.warmups=N warm-up passes of every candidate per cell (default 1): on 2 cores the
  *       JIT (C2) still compiles S3Proxy's and the SDK's code for the first minute or two
  *
@@ -98,14 +101,16 @@ public final class DropInHarness {
   }
 
   private final EmbeddedS3 s3;
+  private final URI endpoint;
   private final S3Client admin;
   private byte[][] values;
   private byte[][] sha;
   private int pass;
   private Path keyFile;
 
-  private DropInHarness(EmbeddedS3 s3) {
+  private DropInHarness(EmbeddedS3 s3, URI endpoint) {
     this.s3 = s3;
+    this.endpoint = endpoint;
     s3.createBucket(BUCKET);
     this.admin = sync();
   }
@@ -119,9 +124,18 @@ public final class DropInHarness {
             .toArray();
     String only = args.length > 3 ? args[3] : "all";
     EmbeddedS3 s3 = EmbeddedS3.start();
+    String linkRate = System.getProperty("dropin.link.mbps");
+    PacedLink link =
+        linkRate == null ? null : PacedLink.to(s3.endpoint(), Double.parseDouble(linkRate));
     int status = 0;
     try {
-      DropInHarness h = new DropInHarness(s3);
+      DropInHarness h = new DropInHarness(s3, link == null ? s3.endpoint() : link.endpoint());
+      if (link != null) {
+        System.out.println(
+            "every client reaches S3Proxy through a link of "
+                + linkRate
+                + " MB/s per connection (server to client)");
+      }
       System.out.printf(
           "DropInHarness: cells %s, %d rounds (+1 warm-up), threads %s, %d cores, load %s, JVM %s;"
               + " only the calls timed, SHA-256 of each value after its call%n",
@@ -148,6 +162,9 @@ public final class DropInHarness {
       t.printStackTrace(System.out);
       status = 1;
     } finally {
+      if (link != null) {
+        link.close();
+      }
       s3.close();
     }
     System.exit(status);
@@ -369,7 +386,7 @@ public final class DropInHarness {
   private Map<String, Object> oursConfig(Map<String, String> extra) {
     Map<String, Object> m = new HashMap<>();
     m.put("claimcheck.stores", "s3://" + BUCKET + "/ours");
-    m.put("claimcheck.s3.endpoint", s3.endpoint().toString());
+    m.put("claimcheck.s3.endpoint", endpoint.toString());
     m.put("claimcheck.s3.region", s3.region());
     m.put("claimcheck.s3.path.style.access", "true");
     m.put("claimcheck.s3.access.key.id", s3.accessKey());
@@ -415,7 +432,7 @@ public final class DropInHarness {
     Map<String, Object> config = new HashMap<>();
     config.put("large.message.base.path", "s3://" + BUCKET + "/peer/");
     config.put("large.message.max.byte.size", THRESHOLD);
-    config.put("large.message.s3.endpoint", s3.endpoint().toString());
+    config.put("large.message.s3.endpoint", endpoint.toString());
     config.put("large.message.s3.region", s3.region());
     config.put("large.message.s3.access.key", s3.accessKey());
     config.put("large.message.s3.secret.key", s3.secretKey());
@@ -523,7 +540,7 @@ public final class DropInHarness {
         client =
             S3AsyncClient.builder()
                 .httpClient(NettyNioAsyncHttpClient.builder().maxConcurrency(128).build())
-                .endpointOverride(s3.endpoint())
+                .endpointOverride(endpoint)
                 .region(Region.of(s3.region()))
                 .forcePathStyle(true)
                 .credentialsProvider(credentials())
@@ -578,7 +595,7 @@ public final class DropInHarness {
   private S3Client sync() {
     return S3Client.builder()
         .httpClient(Apache5HttpClient.builder().maxConnections(128).build())
-        .endpointOverride(s3.endpoint())
+        .endpointOverride(endpoint)
         .region(Region.of(s3.region()))
         .forcePathStyle(true)
         .credentialsProvider(credentials())
