@@ -2,6 +2,7 @@ package io.ankusa.claimcheck.internal.stream;
 
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.crypto.Encryption;
+import io.ankusa.claimcheck.internal.crypto.Sealer;
 import io.ankusa.claimcheck.internal.failure.Failure;
 import io.ankusa.claimcheck.internal.failure.Failure.Reason;
 import io.ankusa.claimcheck.internal.placement.ClaimStores;
@@ -80,7 +81,7 @@ public final class StreamCheckIns {
     }
     long start = ticker.read();
     PackId id = PackId.random(random);
-    Encryption.Sealer sealer =
+    Sealer sealer =
         encryption.encrypts(tenant.value())
             ? encryption.sealer(tenant.value(), stores.writeDeadline())
             : null;

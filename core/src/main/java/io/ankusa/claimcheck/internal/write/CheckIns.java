@@ -3,6 +3,7 @@ package io.ankusa.claimcheck.internal.write;
 import io.ankusa.claimcheck.config.ClaimCheckConfig;
 import io.ankusa.claimcheck.internal.compress.Compressor;
 import io.ankusa.claimcheck.internal.crypto.Encryption;
+import io.ankusa.claimcheck.internal.crypto.Sealer;
 import io.ankusa.claimcheck.internal.failure.ByteLimits;
 import io.ankusa.claimcheck.internal.failure.Failure;
 import io.ankusa.claimcheck.internal.failure.Failure.Reason;
@@ -198,7 +199,7 @@ public final class CheckIns {
    */
   private EncodedPack sealed(List<PackEntryInput> inputs, PackId id, long deadline) {
     String t = tenant.value();
-    Encryption.Sealer[] sealers = new Encryption.Sealer[inputs.size()];
+    Sealer[] sealers = new Sealer[inputs.size()];
     List<PackSlot> slots = new ArrayList<>(inputs.size());
     for (int i = 0; i < inputs.size(); i++) {
       PackEntryInput in = inputs.get(i);

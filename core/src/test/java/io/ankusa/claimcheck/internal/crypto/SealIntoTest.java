@@ -26,10 +26,10 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Sealing in place ({@link Segmented#sealInto}, {@link Encryption.Sealer#sealInto}, an encrypted
- * pack by {@link Packs#encode(List, io.ankusa.claimcheck.internal.pack.SlotWriter)}): an envelope
- * written into a slot of a larger array opens, no byte outside its slot changes, and a slot of the
- * wrong length is refused before anything is written.
+ * Sealing in place ({@link Segmented#sealInto}, {@link Sealer#sealInto}, an encrypted pack by
+ * {@link Packs#encode(List, io.ankusa.claimcheck.internal.pack.SlotWriter)}): an envelope written
+ * into a slot of a larger array opens, no byte outside its slot changes, and a slot of the wrong
+ * length is refused before anything is written.
  */
 class SealIntoTest {
 
@@ -96,7 +96,7 @@ class SealIntoTest {
   @Test
   void aSealerRefusesASlotOfAnotherLengthBeforeWritingAndFillsItsOwnExactly() throws Exception {
     Encryption e = encryption();
-    Encryption.Sealer sealer = e.sealer("acme", Long.MAX_VALUE / 2);
+    Sealer sealer = e.sealer("acme", Long.MAX_VALUE / 2);
     byte[] p = plain(70_000);
     int length = sealer.sealedLength(p.length);
     assertThat(length).isEqualTo(sealer.seal("acme", 5, 0, Codec.NONE.id(), p).length);
@@ -120,10 +120,10 @@ class SealIntoTest {
     long packId = 42;
     List<byte[]> plains = List.of(plain(1), plain(40_000), plain(1 << 20), plain(3));
     Codec[] codecs = {Codec.NONE, Codec.LZ4, Codec.NONE, Codec.LZ4};
-    List<Encryption.Sealer> sealers = new ArrayList<>();
+    List<Sealer> sealers = new ArrayList<>();
     List<PackSlot> slots = new ArrayList<>();
     for (int i = 0; i < plains.size(); i++) {
-      Encryption.Sealer s = e.sealer("acme", far);
+      Sealer s = e.sealer("acme", far);
       sealers.add(s);
       slots.add(new PackSlot(s.sealedLength(plains.get(i).length), codecs[i]));
     }
