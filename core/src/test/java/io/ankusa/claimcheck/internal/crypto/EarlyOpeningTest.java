@@ -29,20 +29,7 @@ class EarlyOpeningTest {
   private final FakeTicker ticker = new FakeTicker();
   private final String kek = "counting:" + UUID.randomUUID();
   private final long far = Long.MAX_VALUE / 2;
-  private final Encryption encryption =
-      new Encryption(
-          new EncryptionSettings(
-              kek,
-              Map.of(),
-              false,
-              5_000_000,
-              Duration.ofHours(1).toNanos(),
-              100,
-              Duration.ofHours(1).toNanos(),
-              Map.of()),
-          ticker,
-          KekProviders.load(),
-          0);
+  private final Encryption encryption = newEncryption();
   private final byte[] plain = new byte[200_000];
   private final byte[] envelope;
   private final ClaimRef ref;
@@ -61,6 +48,23 @@ class EarlyOpeningTest {
             (int) crc.getValue(),
             Codec.NONE,
             plain.length);
+  }
+
+  /** An encryption under the test KEK, as a fresh process has it. */
+  private Encryption newEncryption() {
+    return new Encryption(
+        new EncryptionSettings(
+            kek,
+            Map.of(),
+            false,
+            5_000_000,
+            Duration.ofHours(1).toNanos(),
+            100,
+            Duration.ofHours(1).toNanos(),
+            Map.of()),
+        ticker,
+        KekProviders.load(),
+        0);
   }
 
   /** Feeds {@code source} into a fresh answer array in chunks, as a store's inline read would. */
@@ -146,20 +150,7 @@ class EarlyOpeningTest {
 
   @Test
   void aReaderThatHasNotOpenedTheKekYetOpensAfterTheTransfer() {
-    Encryption reader =
-        new Encryption(
-            new EncryptionSettings(
-                kek,
-                Map.of(),
-                false,
-                5_000_000,
-                Duration.ofHours(1).toNanos(),
-                100,
-                Duration.ofHours(1).toNanos(),
-                Map.of()),
-            ticker,
-            KekProviders.load(),
-            0);
+    Encryption reader = newEncryption(); // another process: nothing opened, nothing cached
     EarlyOpening early = reader.early(ref);
     byte[] answer = arrive(early, envelope, envelope.length);
     assertThat(early.finish(answer)).isNull();
