@@ -7,6 +7,8 @@ import com.azure.storage.blob.models.BlobStorageException;
 import io.ankusa.claimcheck.store.azure.Azurite;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.FaultProxy;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -232,6 +235,14 @@ final class ChaosStores implements AutoCloseable {
     };
   }
 
+  /**
+   * The raw client's event loop (daemon threads, never closed): on the SDK's own loop the client
+   * takes Netty's default 2 s quiet period to close.
+   */
+  private static final SdkEventLoopGroup RAW_LOOP =
+      SdkEventLoopGroup.create(
+          new NioEventLoopGroup(1, new DefaultThreadFactory("chaos-raw-s3", true)));
+
   private static S3AsyncClient rawClient(EmbeddedS3 s3) {
     return S3AsyncClient.builder()
         .endpointOverride(s3.endpoint())
@@ -240,7 +251,7 @@ final class ChaosStores implements AutoCloseable {
         .credentialsProvider(
             StaticCredentialsProvider.create(
                 AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
-        .httpClientBuilder(NettyNioAsyncHttpClient.builder())
+        .httpClientBuilder(NettyNioAsyncHttpClient.builder().eventLoopGroup(RAW_LOOP))
         .build();
   }
 }

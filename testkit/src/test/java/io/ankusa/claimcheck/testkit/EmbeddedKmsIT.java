@@ -25,7 +25,6 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.kms.KmsAsyncClient;
 import software.amazon.awssdk.services.kms.KmsClient;
@@ -115,7 +114,7 @@ class EmbeddedKmsIT {
             .region(Region.of(kms.region()))
             .credentialsProvider(
                 StaticCredentialsProvider.create(AwsBasicCredentials.create("any", "any-secret")))
-            .httpClientBuilder(NettyNioAsyncHttpClient.builder())
+            .httpClientBuilder(S3Clients.netty()) // Netty, on a loop that closes at once
             .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry()))
             .build()) {
       GenerateDataKeyResponse made =

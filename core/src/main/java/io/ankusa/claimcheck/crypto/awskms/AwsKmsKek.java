@@ -18,11 +18,16 @@ final class AwsKmsKek implements Kek {
   private final String id;
   private final String ref;
   private final KmsAsyncClient kms;
+  private final Runnable closeLoop;
 
-  AwsKmsKek(String id, String ref, KmsAsyncClient kms) {
+  /**
+   * {@code closeLoop} shuts down the event loop {@code kms} runs on, once {@code kms} is closed.
+   */
+  AwsKmsKek(String id, String ref, KmsAsyncClient kms, Runnable closeLoop) {
     this.id = id;
     this.ref = ref;
     this.kms = kms;
+    this.closeLoop = closeLoop;
   }
 
   @Override
@@ -74,5 +79,6 @@ final class AwsKmsKek implements Kek {
   @Override
   public void close() {
     kms.close();
+    closeLoop.run();
   }
 }

@@ -101,6 +101,17 @@ class AwsKmsIT {
     assertThat(kms.callCount("Decrypt")).isEqualTo(1);
   }
 
+  /** Regression: the KMS client's event loop closed with Netty's default 2 s quiet period. */
+  @Test
+  void closingAClaimCheckWithAnAwsKmsKekTakesWellUnderNettysDefaultQuietPeriod() {
+    String key = kms.createKey();
+    ClaimCheck w = ClaimCheck.open(config(key));
+    w.checkIn(value(1)); // the client has made a call: its event loop runs
+    long start = System.nanoTime();
+    w.close();
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
+  }
+
   @Test
   void anAliasWorksAsTheKek() {
     String key = kms.createKey();
