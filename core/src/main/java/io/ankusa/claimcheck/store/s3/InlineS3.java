@@ -2,7 +2,9 @@ package io.ankusa.claimcheck.store.s3;
 
 import java.io.ByteArrayInputStream;
 import java.time.Duration;
-import java.util.function.Supplier;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.function.Function;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -18,17 +20,24 @@ import software.amazon.awssdk.services.s3.S3Client;
  * the thread); failures are thrown as the SDK's exceptions, for {@link S3Failures} to classify as
  * the asynchronous client's are. If the client cannot be built, {@link #available()} turns false
  * and the store keeps to its asynchronous client.
+ *
+ * <p>The call timeout is armed on a timer of this store's own ({@link #timer}): one thread that
+ * drops a timeout as soon as its call ends. The SDK's default timer (five threads) keeps every
+ * cancelled timeout queued until it would have fired, and its threads wake for each: a lone client
+ * GETting small claims woke them about four times per GET, for nothing.
  */
 final class InlineS3 implements AutoCloseable {
 
-  private final Supplier<S3Client> factory;
+  private final Function<ScheduledExecutorService, S3Client> factory;
   private final String bucket;
   private final Object lock = new Object();
   private volatile S3Client client;
+  private ScheduledThreadPoolExecutor timer;
   private volatile boolean failed;
   private volatile boolean closed;
 
-  InlineS3(Supplier<S3Client> factory, String bucket) {
+  /** {@code factory} builds the client with the given timer for its call timeouts. */
+  InlineS3(Function<ScheduledExecutorService, S3Client> factory, String bucket) {
     this.factory = factory;
     this.bucket = bucket;
   }
@@ -81,14 +90,40 @@ final class InlineS3 implements AutoCloseable {
         if (closed) {
           throw new IllegalStateException("the store is closed");
         }
+        timer = timer();
         try {
-          client = factory.get();
+          client = factory.apply(timer);
         } catch (RuntimeException e) {
           failed = true;
+          timer.shutdownNow();
           throw e;
         }
       }
       return client;
+    }
+  }
+
+  /**
+   * The timer of the call timeouts: one daemon thread, a timeout removed when its call ends (so
+   * none waits in the queue, and no thread wakes for it).
+   */
+  static ScheduledThreadPoolExecutor timer() {
+    ScheduledThreadPoolExecutor t =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread th = new Thread(r, "claimcheck-s3-inline-timer");
+              th.setDaemon(true);
+              return th;
+            });
+    t.setRemoveOnCancelPolicy(true);
+    return t;
+  }
+
+  /** How many call timeouts are armed now (0 once every call ended): for tests. */
+  int armedTimeouts() {
+    synchronized (lock) {
+      return timer == null ? 0 : timer.getQueue().size();
     }
   }
 
@@ -102,6 +137,9 @@ final class InlineS3 implements AutoCloseable {
       closed = true;
       if (client != null) {
         client.close();
+      }
+      if (timer != null) {
+        timer.shutdownNow();
       }
     }
   }

@@ -451,6 +451,11 @@ final class S3ClaimStore implements ClaimStore {
     return description;
   }
 
+  /** How many inline call timeouts are armed now (0 when no inline call runs): for tests. */
+  int armedInlineTimeouts() {
+    return inline == null ? 0 : inline.armedTimeouts();
+  }
+
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {

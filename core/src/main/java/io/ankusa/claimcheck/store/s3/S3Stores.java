@@ -46,12 +46,13 @@ final class S3Stores {
     HttpClients.Built http = HttpClients.build(settings);
     AwsCredentialsProvider credentials = credentials(settings);
     S3AsyncClientBuilder b =
-        common(S3AsyncClient.builder(), settings, credentials).httpClientBuilder(http.builder());
+        common(S3AsyncClient.builder(), settings, credentials, null)
+            .httpClientBuilder(http.builder());
     InlineS3 inline =
         settings.inlineCalls()
             ? new InlineS3(
-                () ->
-                    common(S3Client.builder(), settings, credentials)
+                timer ->
+                    common(S3Client.builder(), settings, credentials, timer)
                         .httpClientBuilder(HttpClients.buildSync(settings))
                         .build(),
                 settings.bucket())
@@ -70,18 +71,26 @@ final class S3Stores {
 
   /**
    * What the asynchronous client and the synchronous one for inline calls share: endpoint, region,
-   * path style, credentials, checksums only where S3 requires them, the one retry, the timeout.
+   * path style, credentials, checksums only where S3 requires them, the one retry, the timeout
+   * (armed on {@code timer} when not null, else on the SDK's own).
    */
   private static <B extends S3BaseClientBuilder<B, ?>> B common(
-      B b, S3Settings settings, AwsCredentialsProvider credentials) {
+      B b,
+      S3Settings settings,
+      AwsCredentialsProvider credentials,
+      java.util.concurrent.ScheduledExecutorService timer) {
     b.forcePathStyle(settings.pathStyleAccess())
         .credentialsProvider(credentials)
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
         .overrideConfiguration(
-            c ->
-                c.retryStrategy(StaleConnectionRetry.strategy())
-                    .apiCallTimeout(settings.operationTimeout()));
+            c -> {
+              c.retryStrategy(StaleConnectionRetry.strategy())
+                  .apiCallTimeout(settings.operationTimeout());
+              if (timer != null) {
+                c.scheduledExecutorService(timer);
+              }
+            });
     settings.endpoint().ifPresent(b::endpointOverride);
     settings.region().map(Region::of).ifPresent(b::region);
     return b;

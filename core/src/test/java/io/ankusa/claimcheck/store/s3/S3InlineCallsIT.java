@@ -81,6 +81,23 @@ class S3InlineCallsIT {
   }
 
   @Test
+  void aCallsTimeoutIsDroppedWhenTheCallEnds() {
+    S3ClaimStore s3 = (S3ClaimStore) store;
+    List<Integer> armedDuring = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      try (InlineCalls.Scope w =
+          InlineArrivals.watch((answer, filled) -> armedDuring.add(s3.armedInlineTimeouts()))) {
+        assertThat(inline(() -> store.getRange("present", 0, 6, T)).join()).hasSize(6);
+      }
+    }
+    // While a call runs its timeout is armed on the store's timer ...
+    assertThat(armedDuring).isNotEmpty().containsOnly(1);
+    // The SDK's default timer kept all 20 cancelled timeouts queued until they would have fired
+    // (and woke its threads for each); the store's own drops each when its call ends.
+    assertThat(s3.armedInlineTimeouts()).isZero();
+  }
+
+  @Test
   void aWatcherSeesTheAnswersOwnArrayFillOnTheCallingThread() {
     byte[] big = new byte[3 << 20];
     new Random(3).nextBytes(big);
