@@ -12,9 +12,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Opens an encrypted claim's segments while its envelope is still arriving, so that decryption
  * overlaps the transfer instead of following it; one redeem's, confined to the thread that made it
- * (calls from any other thread are ignored), so not shared. The segments themselves are decrypted
- * by a {@link SegmentOpener}: on {@link Encryption#opening()}'s helper threads while this thread
- * goes on reading, and whatever is left on this thread when it finishes.
+ * (calls from any other thread are ignored), so not shared.
  *
  * <p>Invariants: only an envelope of AEAD id 2 (segmented) of a non-streamed claim is opened early,
  * and only with a data key already unwrapped (one being unwrapped is not waited for: later arrivals
@@ -36,9 +34,12 @@ public final class EarlyOpening implements InlineArrivals.Watcher {
   private int headerLength;
   private byte[] ad;
   private CompletableFuture<Dek> dek;
+  private StreamSegmentDecrypter decrypter;
   private long streamLength;
-  private int plainLength;
-  private SegmentOpener opener;
+  private long segments;
+  private int next;
+  private int plainAt;
+  private byte[] plain;
 
   EarlyOpening(Encryption encryption, ClaimRef ref) {
     this.encryption = encryption;
@@ -52,13 +53,12 @@ public final class EarlyOpening implements InlineArrivals.Watcher {
       return;
     }
     if (answer != array) {
-      if (opener != null) {
-        opener.close();
-      }
       array = answer;
       ad = null;
       dek = null;
-      opener = null;
+      decrypter = null;
+      next = 0;
+      plainAt = 0;
     }
     try {
       advance(filled);
@@ -76,19 +76,19 @@ public final class EarlyOpening implements InlineArrivals.Watcher {
       return null;
     }
     arrived(stored, stored.length);
-    return !dead && opener != null ? opener.finish() : null;
+    return !dead && decrypter != null && next == segments ? plain : null;
   }
 
   /** How many segments of the watched array are open (tests). */
   int opened() {
-    return opener == null ? 0 : opener.opened();
+    return next;
   }
 
   private void advance(int filled) throws GeneralSecurityException {
     if (ad == null && !begin(filled)) {
       return;
     }
-    if (opener == null) {
+    if (decrypter == null) {
       if (!dek.isDone() || dek.isCompletedExceptionally()) {
         dead = dek.isCompletedExceptionally();
         return;
@@ -96,11 +96,27 @@ public final class EarlyOpening implements InlineArrivals.Watcher {
       if (filled < headerLength + Segmented.STREAM_HEADER) {
         return;
       }
-      StreamSegmentDecrypter decrypter = dek.join().segmented().newStreamSegmentDecrypter();
+      decrypter = dek.join().segmented().newStreamSegmentDecrypter();
       decrypter.init(ByteBuffer.wrap(array, headerLength, Segmented.STREAM_HEADER), ad);
-      opener = new SegmentOpener(array, headerLength, plainLength, decrypter, encryption.opening());
     }
-    opener.arrived(filled);
+    while (next < segments) {
+      int start = headerLength + (next == 0 ? Segmented.STREAM_HEADER : next * Segmented.SEGMENT);
+      int end = (int) (headerLength + Math.min((next + 1L) * Segmented.SEGMENT, streamLength));
+      if (end > filled) {
+        return;
+      }
+      int n = end - start;
+      if (n < Segmented.TAG) {
+        throw new GeneralSecurityException("segment " + next + " is shorter than its tag");
+      }
+      decrypter.decryptSegment(
+          ByteBuffer.wrap(array, start, n),
+          next,
+          next == segments - 1,
+          ByteBuffer.wrap(plain, plainAt, n - Segmented.TAG));
+      plainAt += n - Segmented.TAG;
+      next++;
+    }
   }
 
   /** Parses the header once enough arrived; false while waiting for more or when not opened. */
@@ -126,7 +142,7 @@ public final class EarlyOpening implements InlineArrivals.Watcher {
       dead = true;
       return false;
     }
-    this.plainLength = (int) plainLength;
+    segments = Segmented.segments(streamLength);
     ad =
         Binding.of(
             env.header(),
@@ -136,6 +152,9 @@ public final class EarlyOpening implements InlineArrivals.Watcher {
             (int) plainLength,
             ref.codec().id());
     dek = encryption.dataKey(kek, env.wrapped(), ref.tenant().value());
+    if (plain == null || plain.length != plainLength) {
+      plain = new byte[(int) plainLength];
+    }
     return true;
   }
 }

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -39,7 +38,6 @@ public final class Encryption implements AutoCloseable {
   private final DataKeys dataKeys;
   private final UnwrappedKeys unwrapped;
   private final long retryDelayNanos;
-  private final Executor opening;
 
   /** Encryption off: refuses encrypted claims naming their KEK, writes none. */
   public static Encryption off() {
@@ -48,31 +46,11 @@ public final class Encryption implements AutoCloseable {
 
   /** Encryption by {@code settings}, timed by {@code ticker}. */
   public Encryption(EncryptionSettings settings, Ticker ticker) {
-    this(
-        settings,
-        ticker,
-        KekProviders.load(),
-        TimeUnit.MILLISECONDS.toNanos(50),
-        OpeningPool.shared());
+    this(settings, ticker, KekProviders.load(), TimeUnit.MILLISECONDS.toNanos(50));
   }
 
-  /** Tests' encryption: segments arriving inline are opened on the reporting thread. */
   Encryption(
       EncryptionSettings settings, Ticker ticker, KekProviders providers, long retryDelayNanos) {
-    this(settings, ticker, providers, retryDelayNanos, null);
-  }
-
-  /**
-   * Encryption whose early opening decrypts arriving segments on {@code opening} beside the
-   * redeeming thread ({@link SegmentOpener}), or on the redeeming thread when null.
-   */
-  Encryption(
-      EncryptionSettings settings,
-      Ticker ticker,
-      KekProviders providers,
-      long retryDelayNanos,
-      Executor opening) {
-    this.opening = opening;
     this.settings = settings;
     this.ticker = ticker;
     this.providers = providers;
@@ -230,11 +208,6 @@ public final class Encryption implements AutoCloseable {
     return ref.isEncrypted() && !ref.isStreamed() && settings.enabled()
         ? new EarlyOpening(this, ref)
         : null;
-  }
-
-  /** Where early opening decrypts arriving segments; null: on the redeeming thread. */
-  Executor opening() {
-    return opening;
   }
 
   /** The KEK of {@code kekId} when this client decrypts and has already opened it, else null. */
