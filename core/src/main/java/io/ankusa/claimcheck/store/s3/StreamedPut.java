@@ -39,6 +39,9 @@ final class StreamedPut {
   /** S3's most parts in one upload. */
   static final int MAX_PARTS = 10_000;
 
+  /** How long a failed put waits for its abort's answer at most. */
+  private static final long ABORT_WAIT_MS = 2_000;
+
   private final S3AsyncClient client;
   private final String bucket;
   private final String objectKey;
@@ -257,15 +260,28 @@ final class StreamedPut {
     }
   }
 
+  /**
+   * Aborts the upload and waits for the answer (at most {@link #ABORT_WAIT_MS} ms, or the store's
+   * timeout if shorter: a hung store must not double a failed put's time), so that a caller who
+   * sees the put fail finds no upload left behind, and a process that exits on the failure leaves
+   * none either; best effort: a lifecycle rule cleans up what this misses.
+   */
   private void abort(String uploadId) {
-    client
-        .abortMultipartUpload(
-            b ->
-                b.bucket(bucket)
-                    .key(objectKey)
-                    .uploadId(uploadId)
-                    .overrideConfiguration(override()))
-        .exceptionally(t -> null); // best effort: a lifecycle rule cleans up what this misses
+    try {
+      client
+          .abortMultipartUpload(
+              b ->
+                  b.bucket(bucket)
+                      .key(objectKey)
+                      .uploadId(uploadId)
+                      .overrideConfiguration(override()))
+          .handle((r, t) -> null)
+          .get(Math.min(ABORT_WAIT_MS, timeout.toMillis()), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // bounded: the put's own failure is what the caller hears
+    }
   }
 
   private AwsRequestOverrideConfiguration override() {

@@ -166,6 +166,24 @@ class S3StreamedPutIT {
   }
 
   @Test
+  void aLosingStreamedPutFailsOnlyOnceItsAbortLandedEvenWhenTheAbortIsSlow() throws Exception {
+    // Regression: the abort was sent and not awaited, so a loaded machine listed the losing upload
+    // after the put had already failed (and a process exiting on the failure left it behind).
+    ClaimStore store = store(proxy.endpoint());
+    String key = key();
+    byte[] first = payload(2 * PART, 7);
+    store.putStreamIfAbsent(key, new ByteArrayInputStream(first), first.length, T);
+    proxy.inject(Fault.hang(Duration.ofMillis(500)), "DELETE"); // the abort, held then passed on
+    byte[] second = payload(2 * PART, 8);
+    assertThatThrownBy(
+            () -> store.putStreamIfAbsent(key, new ByteArrayInputStream(second), second.length, T))
+        .isInstanceOfSatisfying(
+            StoreException.class, e -> assertThat(e.kind()).isEqualTo(Kind.ALREADY_EXISTS));
+    assertThat(openUploads()).as("the losing upload was aborted before the put failed").isZero();
+    assertSame(store.getRange(key, 0, first.length, T).join(), first);
+  }
+
+  @Test
   void racingStreamedPutIfAbsentOfOneKeyHaveExactlyOneWinner() throws Exception {
     String key = key();
     int writers = 3;
