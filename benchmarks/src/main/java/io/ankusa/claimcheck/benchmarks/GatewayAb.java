@@ -49,8 +49,11 @@ public final class GatewayAb {
       Path script = Files.writeString(dir.resolve("paths.lua"), Wrk.SCRIPT);
       int[] order = {0, 1, 1, 0};
       for (int c : new int[] {1, 16}) {
-        Wrk.run(offs[0], rig.token, script, paths, c, 2); // warm-up
-        Wrk.run(offs[1], rig.token, script, paths, c, 2);
+        // Warm-up: each build is a JVM of its own whose JIT takes about a minute of load to settle
+        // on 2 cores (see GatewayHarness); -Dgateway.warmup.seconds per build and connection count.
+        int warm = Integer.getInteger("gateway.warmup.seconds", 30);
+        Wrk.run(offs[0], rig.token, script, paths, c, warm);
+        Wrk.run(offs[1], rig.token, script, paths, c, warm);
         double[] rps = new double[2];
         for (int side : order) {
           rps[side] +=
@@ -61,7 +64,8 @@ public final class GatewayAb {
             c, rps[0] / 8, rps[1] / 8, rps[1] / rps[0]);
       }
       for (URI g : gates) {
-        load.load(g, one, gate, 2, 0); // warm-up (the claim cached)
+        // Warm-up: the claim cached, the gated paths compiled.
+        load.load(g, one, 4 * gate, Integer.getInteger("gateway.warmup.seconds", 30), 0);
       }
       for (int side : order) {
         GatewayLoad.Latencies l = load.load(gates[side], one, 4 * gate, seconds, 0);

@@ -53,6 +53,15 @@ public final class GatewayHarness {
   /** The claim larger than the gateway's heap (the 2 GiB; -Dbig.bytes to change). */
   private static final long BIG_BYTES = Long.getLong("big.bytes", 2L << 30);
 
+  /**
+   * Seconds of warm-up load each side gets before anything is measured, spread over {@link
+   * #WARMUP_PASSES} passes of every cell ({@code -Dgateway.warmup.seconds}); the gated gateways
+   * each get a quarter of it.
+   */
+  private static final int WARMUP_SECONDS = Integer.getInteger("gateway.warmup.seconds", 120);
+
+  private static final int WARMUP_PASSES = 2;
+
   /** Distinct claims of each size: concurrent requests ask for different ones. */
   private static final int CLAIMS = 64;
 
@@ -106,16 +115,24 @@ public final class GatewayHarness {
             "wrk CPU ms/MiB",
             "raw CPU ms/MiB",
             "gw p99 ms");
-        // A warm-up pass over every cell, every side (JIT, S3Proxy, connection pools, the deployed
-        // gateway's cache), discarded: without it the first cell measured whichever side ran
-        // first cold.
-        int warm = Math.max(2, seconds / 4);
-        for (int i = 0; i < SIZES.length; i++) {
-          List<String> keys = packsOf(objects, SIZES[i]);
-          for (int c : CONNECTIONS) {
-            Wrk.run(gw, rig.token, script, paths[i], c, warm);
-            Wrk.run(cached, rig.token, script, paths[i], c, warm);
-            rawLoop(s3, keys, c, warm);
+        // Warm-up passes over every cell, every side (JIT, S3Proxy, connection pools, the deployed
+        // gateway's cache), discarded. Each gateway is a JVM of its own: on 2 cores its JIT takes
+        // more than a minute of load to settle (measured, 256 KiB, 1 connection, 8 s runs: 119,
+        // 207, 343, 368, 509, 570, 737, 814, 1001, 1037 req/s), so a short pass measured a cold
+        // gateway against a raw loop in this already warm JVM.
+        int cells = SIZES.length * CONNECTIONS.length;
+        int warm = Math.max(2, WARMUP_SECONDS / (WARMUP_PASSES * cells));
+        System.out.printf(
+            "warm-up: %d passes of %d s per cell and side (-Dgateway.warmup.seconds=%d)%n",
+            WARMUP_PASSES, warm, WARMUP_SECONDS);
+        for (int pass = 0; pass < WARMUP_PASSES; pass++) {
+          for (int i = 0; i < SIZES.length; i++) {
+            List<String> keys = packsOf(objects, SIZES[i]);
+            for (int c : CONNECTIONS) {
+              Wrk.run(gw, rig.token, script, paths[i], c, warm);
+              Wrk.run(cached, rig.token, script, paths[i], c, warm);
+              rawLoop(s3, keys, c, warm);
+            }
           }
         }
         for (int i = 0; i < SIZES.length; i++) {
@@ -198,7 +215,10 @@ public final class GatewayHarness {
       GatewayLoad load, URI gated, int gate, String one, int seconds, String note)
       throws Exception {
     int over = 4 * gate;
-    load.load(gated, one, gate, Math.max(2, seconds / 4), 0); // warm-up
+    // Warm-up (the claim cached, the gated paths compiled): at the gate's capacity, then past it.
+    int warm = Math.max(2, WARMUP_SECONDS / 8);
+    load.load(gated, one, gate, warm, 0);
+    load.load(gated, one, over, warm, 0);
     GatewayLoad.Latencies idle = load.load(gated, one, 1, seconds, 0);
     GatewayLoad.Latencies full = load.load(gated, one, gate, seconds, 0);
     // At 4x the gate: clients that honour Retry-After (as the shipped Python and Node clients do:
