@@ -17,10 +17,14 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  * <p>Invariants: the parts are uploaded concurrently, every request and the whole upload are
  * bounded by the one timeout the put was given; a put-if-absent is completed with {@code
  * If-None-Match: *}, so — like a single PUT — it never replaces an object (a 412 there is {@code
- * ALREADY_EXISTS}), a replacing put without it; any failure aborts the upload (best effort), so no
- * parts are left behind and no object appears; the bytes are read in place, never copied.
+ * ALREADY_EXISTS}), a replacing put without it; any failure aborts the upload (best effort) once
+ * the parts in flight settled, and the put fails only once the abort answered (each wait bounded),
+ * so no parts are left behind and no object appears; the bytes are read in place, never copied.
  */
 final class MultipartPut {
+
+  /** How long a failed put waits for its parts to settle and its abort's answer, at most. */
+  private static final long ABORT_WAIT_MS = 2_000;
 
   private final S3AsyncClient client;
   private final String bucket;
@@ -68,24 +72,54 @@ final class MultipartPut {
             .createMultipartUpload(
                 b -> b.bucket(bucket).key(objectKey).overrideConfiguration(override))
             .thenApply(r -> r.uploadId());
+    List<CompletableFuture<CompletedPart>> uploads = new ArrayList<>();
     CompletableFuture<Void> done =
-        created.thenCompose(this::uploadAndComplete).orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
-    return done.whenComplete(
-        (ok, failure) -> {
-          if (failure != null) {
-            created.thenAccept(this::abort); // only if the upload was created
-          }
-        });
+        created
+            .thenCompose(id -> uploadAndComplete(id, uploads))
+            .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
+    long abortWaitNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(ABORT_WAIT_MS), timeoutNanos);
+    return done.handle(
+            (ok, failure) ->
+                failure == null
+                    ? done
+                    : abortAfter(created, uploads, abortWaitNanos).thenCompose(v -> done))
+        .thenCompose(f -> f);
   }
 
-  private CompletableFuture<Void> uploadAndComplete(String uploadId) {
+  /**
+   * Once the parts in flight settled (an abort must come after them, or one may outlive it), aborts
+   * the upload if it was created, and completes when the abort answered, or after {@code waitNanos}
+   * at most (a hung store must not more than double a failed put's time): the put fails only then,
+   * so a caller who sees it fail finds no upload left behind, and neither does a process that exits
+   * on the failure. Never fails: best effort, a lifecycle rule cleans up what this misses.
+   */
+  private CompletableFuture<Void> abortAfter(
+      CompletableFuture<String> created,
+      List<CompletableFuture<CompletedPart>> uploads,
+      long waitNanos) {
+    if (created.isCompletedExceptionally()) {
+      return CompletableFuture.completedFuture(null); // no upload to abort
+    }
+    CompletableFuture<?>[] inFlight;
+    synchronized (uploads) {
+      inFlight = uploads.toArray(CompletableFuture[]::new);
+    }
+    return CompletableFuture.allOf(inFlight)
+        .handle((v, t) -> null)
+        .completeOnTimeout(null, waitNanos, TimeUnit.NANOSECONDS)
+        .thenCompose(v -> created.thenCompose(this::abort))
+        .handle((v, t) -> (Void) null)
+        .completeOnTimeout(null, waitNanos, TimeUnit.NANOSECONDS);
+  }
+
+  private CompletableFuture<Void> uploadAndComplete(
+      String uploadId, List<CompletableFuture<CompletedPart>> uploads) {
     int parts = (bytes.length + partSize - 1) / partSize;
-    List<CompletableFuture<CompletedPart>> uploads = new ArrayList<>(parts);
     for (int i = 0; i < parts; i++) {
       int number = i + 1;
       int from = i * partSize;
       int length = Math.min(partSize, bytes.length - from);
-      uploads.add(
+      CompletableFuture<CompletedPart> upload =
           client
               .uploadPart(
                   b ->
@@ -97,13 +131,22 @@ final class MultipartPut {
                           .overrideConfiguration(override),
                   AsyncRequestBody.fromByteBufferUnsafe(
                       ByteBuffer.wrap(bytes, from, length).slice()))
-              .thenApply(r -> CompletedPart.builder().partNumber(number).eTag(r.eTag()).build()));
+              .thenApply(r -> CompletedPart.builder().partNumber(number).eTag(r.eTag()).build());
+      synchronized (uploads) {
+        uploads.add(upload);
+      }
     }
-    return CompletableFuture.allOf(uploads.toArray(CompletableFuture[]::new))
+    CompletableFuture<?>[] started;
+    synchronized (uploads) {
+      started = uploads.toArray(CompletableFuture[]::new);
+    }
+    return CompletableFuture.allOf(started)
         .thenCompose(
             all -> {
               List<CompletedPart> completed = new ArrayList<>(parts);
-              uploads.forEach(u -> completed.add(u.join()));
+              for (CompletableFuture<?> u : started) {
+                completed.add((CompletedPart) u.join());
+              }
               return client.completeMultipartUpload(
                   b ->
                       b.bucket(bucket)
@@ -116,10 +159,10 @@ final class MultipartPut {
         .thenApply(r -> null);
   }
 
-  private void abort(String uploadId) {
-    client
+  private CompletableFuture<Void> abort(String uploadId) {
+    return client
         .abortMultipartUpload(
             b -> b.bucket(bucket).key(objectKey).uploadId(uploadId).overrideConfiguration(override))
-        .exceptionally(t -> null); // best effort: a lifecycle rule cleans up what this misses
+        .handle((r, t) -> null); // best effort: a lifecycle rule cleans up what this misses
   }
 }

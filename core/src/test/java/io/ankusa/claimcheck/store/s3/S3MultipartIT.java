@@ -21,6 +21,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Packs at or above the multipart threshold go up as a multipart upload against S3Proxy 4 (which
@@ -34,6 +38,7 @@ class S3MultipartIT {
   private static EmbeddedS3 s3;
   private static FaultProxy proxy;
   private static String bucket;
+  private static S3Client admin;
   private final List<ClaimStore> opened = new ArrayList<>();
 
   @BeforeAll
@@ -41,11 +46,25 @@ class S3MultipartIT {
     s3 = EmbeddedS3.shared();
     bucket = s3.createBucket("multipart-" + ThreadLocalRandom.current().nextInt(1_000_000));
     proxy = FaultProxy.inFrontOf(s3);
+    admin =
+        S3Client.builder()
+            .endpointOverride(s3.endpoint())
+            .region(Region.of(s3.region()))
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
+            .build();
   }
 
   @AfterAll
   static void stop() {
+    admin.close();
     proxy.close();
+  }
+
+  private static int openUploads() {
+    return admin.listMultipartUploads(b -> b.bucket(bucket)).uploads().size();
   }
 
   @AfterEach
@@ -107,6 +126,23 @@ class S3MultipartIT {
   }
 
   @Test
+  void aLosingMultipartPutFailsOnlyOnceItsAbortLandedEvenWhenTheAbortIsSlow() {
+    // Regression: the abort was sent and not awaited, so a caller (or a process exiting on the
+    // failure) could still find the losing upload open after the put had failed.
+    ClaimStore store = store();
+    String key = key();
+    byte[] first = payload(2 * PART, 6);
+    store.putIfAbsent(key, first, T).join();
+    proxy.inject(Fault.hang(Duration.ofMillis(500)), "DELETE"); // the abort, held then passed on
+    proxy.resetCounts();
+    StoreException e = failure(store.putIfAbsent(key, payload(2 * PART, 7), T));
+    assertThat(e.kind()).isEqualTo(Kind.ALREADY_EXISTS);
+    assertThat(proxy.requestCount("DELETE")).as("the abort was sent").isEqualTo(1);
+    assertThat(openUploads()).as("the losing upload was aborted before the put failed").isZero();
+    assertSame(store.getRange(key, 0, first.length, T).join(), first);
+  }
+
+  @Test
   void racingMultipartWritersHaveExactlyOneWinner() {
     String key = key();
     List<CompletableFuture<Void>> puts = new ArrayList<>();
@@ -138,6 +174,7 @@ class S3MultipartIT {
     proxy.failTimes(1, Fault.serverError(), "PUT");
     StoreException e = failure(store.putIfAbsent(key, payload(2 * PART + 1, 4), T));
     assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
+    assertThat(openUploads()).as("the failed upload was aborted before the put failed").isZero();
     assertThat(failure(store.getRange(key, 0, 1, T)).kind()).isEqualTo(Kind.NOT_FOUND);
     // The store is usable again and the key is still free.
     byte[] pack = payload(2 * PART + 1, 5);
