@@ -21,9 +21,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -46,15 +43,7 @@ class S3MultipartIT {
     s3 = EmbeddedS3.shared();
     bucket = s3.createBucket("multipart-" + ThreadLocalRandom.current().nextInt(1_000_000));
     proxy = FaultProxy.inFrontOf(s3);
-    admin =
-        S3Client.builder()
-            .endpointOverride(s3.endpoint())
-            .region(Region.of(s3.region()))
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
-            .build();
+    admin = S3TestStores.admin(s3);
   }
 
   @AfterAll
@@ -64,7 +53,7 @@ class S3MultipartIT {
   }
 
   private static int openUploads() {
-    return admin.listMultipartUploads(b -> b.bucket(bucket)).uploads().size();
+    return S3TestStores.openUploads(admin, bucket);
   }
 
   @AfterEach

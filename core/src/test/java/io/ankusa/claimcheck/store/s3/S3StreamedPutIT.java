@@ -27,9 +27,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -53,15 +50,7 @@ class S3StreamedPutIT {
     s3 = EmbeddedS3.shared();
     bucket = s3.createBucket("streamed-" + ThreadLocalRandom.current().nextInt(1_000_000));
     proxy = FaultProxy.inFrontOf(s3);
-    admin =
-        S3Client.builder()
-            .endpointOverride(s3.endpoint())
-            .region(Region.of(s3.region()))
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
-            .build();
+    admin = S3TestStores.admin(s3);
   }
 
   @AfterAll
@@ -104,7 +93,7 @@ class S3StreamedPutIT {
   }
 
   private static int openUploads() {
-    return admin.listMultipartUploads(b -> b.bucket(bucket)).uploads().size();
+    return S3TestStores.openUploads(admin, bucket);
   }
 
   @Test

@@ -11,6 +11,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Stores on the testkit's S3 server for the ITs, and a helper to see a failure's kind.
@@ -90,5 +94,24 @@ final class S3TestStores {
       }
       throw new AssertionError("expected a StoreException", e.getCause());
     }
+  }
+
+  /**
+   * A plain SDK client straight to {@code s3} (no proxy), for what a test checks behind a store.
+   */
+  static S3Client admin(EmbeddedS3 s3) {
+    return S3Client.builder()
+        .endpointOverride(s3.endpoint())
+        .region(Region.of(s3.region()))
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
+        .build();
+  }
+
+  /** How many multipart uploads of {@code bucket} are started and neither completed nor aborted. */
+  static int openUploads(S3Client admin, String bucket) {
+    return admin.listMultipartUploads(b -> b.bucket(bucket)).uploads().size();
   }
 }
