@@ -61,6 +61,7 @@ final class RefPath {
 
   /** The ETag of a claim: its checksum (CRC32C of the stored bytes), 8 lowercase hex digits. */
   static String etag(ClaimRef ref) {
-    return String.format("\"%08x\"", ref.checksum());
+    String hex = Integer.toHexString(ref.checksum()); // unsigned; no Formatter on every answer
+    return "\"" + "00000000".substring(hex.length()) + hex + "\"";
   }
 }

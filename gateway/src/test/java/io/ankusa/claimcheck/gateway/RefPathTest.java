@@ -36,6 +36,22 @@ class RefPathTest {
   }
 
   @Test
+  void anEtagIsEightHexDigitsForEveryChecksum() {
+    for (int checksum : new int[] {0, 1, 0xCAFE, 0x7FFFFFFF, 0x80000000, 0xDEADBEEF, -1}) {
+      ClaimRef ref =
+          ClaimRef.of(
+              Tenant.of("team-a"),
+              new ClaimId(PackId.random(new Random(4)), 0),
+              0,
+              10,
+              checksum,
+              Codec.NONE,
+              10);
+      assertThat(RefPath.etag(ref)).isEqualTo(String.format("\"%08x\"", checksum));
+    }
+  }
+
+  @Test
   void tooLongPaddedOrForeignCharactersAreNotBase64() {
     assertThatThrownBy(() -> RefPath.decode("A".repeat(RefPath.MAX_CHARS + 1)))
         .isInstanceOf(RefPath.NotBase64.class);
