@@ -55,14 +55,15 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <p>Before the first cell the young generation is touched once ({@link HeapWarmUp}: the first pass
  * through a fresh 4 GiB heap's eden page-faults on every page). Per cell (size × count × threads):
- * a warm-up pass of every candidate (two for the first cell: the JIT; more with {@code
- * -Ddropin.warmups}), then {@code rounds} rounds in balanced order (forward, reversed, forward, …:
- * A B | A B, B A, A B); a ratio is taken within a round and the median of rounds is reported. With
- * T threads each phase is T threads, each with its own fresh serializer/deserializer over every
- * T-th value, timed by the phase's wall clock. Client CPU per MiB: every thread's CPU but
- * S3Proxy's, the JIT's and the GC's ({@link ThreadCpu}), over the phase; the S3 server's (S3Proxy's
- * threads) beside it, the work our requests cost a server that, on this rig, shares the client's
- * cores. Objects are deleted after every pass (S3Proxy keeps them in memory).
+ * three warm-up passes of every candidate ({@code -Ddropin.warmups}: on 2 cores one pass left the
+ * JIT compiling through the measured rounds), then {@code rounds} rounds in balanced order
+ * (forward, reversed, forward, …: A B | A B, B A, A B); a ratio is taken within a round and the
+ * median of rounds is reported. With T threads each phase is T threads, each with its own fresh
+ * serializer/deserializer over every T-th value, timed by the phase's wall clock. Client CPU per
+ * MiB: every thread's CPU but S3Proxy's, the JIT's and the GC's ({@link ThreadCpu}), over the
+ * phase; the S3 server's (S3Proxy's threads) beside it, the work our requests cost a server that,
+ * on this rig, shares the client's cores. Objects are deleted after every pass (S3Proxy keeps them
+ * in memory).
  *
  * <pre>
  *   java -Xms4g -Xmx4g -cp benchmarks/target/benchmarks.jar \
@@ -72,7 +73,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *   -Ddropin.payload=random (default: incompressible) | half (half random, half repeated text)
  *   -Ddropin.link.mbps=R every client reaches S3Proxy through a {@link PacedLink} delivering R MB/s
  *       per connection (a remote store's rate; default: loopback, no link)
- *   -Ddropin.warmups=N warm-up passes of every candidate per cell (default 1): on 2 cores the
+ *   -Ddropin.warmups=N warm-up passes of every candidate per cell (default 3): on 2 cores the
  *       JIT (C2) still compiles S3Proxy's and the SDK's code for the first minute or two
  *
  *   encryption on vs off only:
@@ -80,6 +81,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * </pre>
  */
 public final class DropInHarness {
+
+  /** Warm-up passes of every candidate per cell unless {@code -Ddropin.warmups} says otherwise. */
+  private static final int DEFAULT_WARMUPS = 3;
 
   private static final String BUCKET = "dropin";
   private static final String TOPIC = "dropin";
@@ -137,10 +141,11 @@ public final class DropInHarness {
                 + " MB/s per connection (server to client)");
       }
       System.out.printf(
-          "DropInHarness: cells %s, %d rounds (+1 warm-up), threads %s, %d cores, load %s, JVM %s;"
-              + " only the calls timed, SHA-256 of each value after its call%n",
+          "DropInHarness: cells %s, %d rounds (+%d warm-up passes), threads %s, %d cores, load %s,"
+              + " JVM %s; only the calls timed, SHA-256 of each value after its call%n",
           cells,
           rounds,
+          Integer.getInteger("dropin.warmups", DEFAULT_WARMUPS),
           Arrays.toString(threads),
           Runtime.getRuntime().availableProcessors(),
           String.format(
@@ -191,7 +196,9 @@ public final class DropInHarness {
     System.out.println("== " + label);
     Map<String, List<double[]>> rows = new LinkedHashMap<>(); // per round: MiB/s and CPU ms/MiB
     all.forEach(c -> rows.put(c.name(), new ArrayList<>()));
-    int passes = Math.max(warmUps, Integer.getInteger("dropin.warmups", 1)); // -Ddropin.warmups=N
+    int passes =
+        Math.max(
+            warmUps, Integer.getInteger("dropin.warmups", DEFAULT_WARMUPS)); // -Ddropin.warmups=N
     for (int round = 1 - passes; round <= rounds; round++) {
       List<Candidate> order = new ArrayList<>(all);
       if (round % 2 == 0 && round > 0) {
