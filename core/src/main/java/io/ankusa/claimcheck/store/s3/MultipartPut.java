@@ -115,6 +115,7 @@ final class MultipartPut {
   private CompletableFuture<Void> uploadAndComplete(
       String uploadId, List<CompletableFuture<CompletedPart>> uploads) {
     int parts = (bytes.length + partSize - 1) / partSize;
+    List<CompletableFuture<CompletedPart>> own = new ArrayList<>(parts);
     for (int i = 0; i < parts; i++) {
       int number = i + 1;
       int from = i * partSize;
@@ -132,21 +133,16 @@ final class MultipartPut {
                   AsyncRequestBody.fromByteBufferUnsafe(
                       ByteBuffer.wrap(bytes, from, length).slice()))
               .thenApply(r -> CompletedPart.builder().partNumber(number).eTag(r.eTag()).build());
+      own.add(upload);
       synchronized (uploads) {
-        uploads.add(upload);
+        uploads.add(upload); // seen by a failure's abort, which must wait for it
       }
     }
-    CompletableFuture<?>[] started;
-    synchronized (uploads) {
-      started = uploads.toArray(CompletableFuture[]::new);
-    }
-    return CompletableFuture.allOf(started)
+    return CompletableFuture.allOf(own.toArray(CompletableFuture[]::new))
         .thenCompose(
             all -> {
               List<CompletedPart> completed = new ArrayList<>(parts);
-              for (CompletableFuture<?> u : started) {
-                completed.add((CompletedPart) u.join());
-              }
+              own.forEach(u -> completed.add(u.join()));
               return client.completeMultipartUpload(
                   b ->
                       b.bucket(bucket)
