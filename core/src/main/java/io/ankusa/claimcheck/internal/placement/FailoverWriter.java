@@ -93,10 +93,12 @@ final class FailoverWriter {
     long now = ticker.read();
     if (w.deadline - now <= 0) {
       for (StoreSlot rest : candidates.subList(i, candidates.size())) {
-        failures.add(
-            new Failure(
-                rest,
-                new StoreException(Kind.UNAVAILABLE, "not tried: the write deadline passed")));
+        if (!w.latest.containsKey(rest.index())) { // one that answered before keeps its reason
+          failures.add(
+              new Failure(
+                  rest,
+                  new StoreException(Kind.UNAVAILABLE, "not tried: the write deadline passed")));
+        }
       }
       return CompletableFuture.failedFuture(allFailed(w, round, failures));
     }

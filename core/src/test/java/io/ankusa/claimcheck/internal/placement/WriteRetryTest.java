@@ -179,6 +179,31 @@ class WriteRetryTest {
   }
 
   @Test
+  void aRoundThatStartsPastTheDeadlineKeepsEachStoresLastReason() {
+    // Regression (StoreInitCommandTest on a loaded CI machine): a retry timer that fired after the
+    // write deadline made its round "not tried", and the failure lost the store's own reason.
+    MemoryStore a = mem("a");
+    a.failAlways(PUT, Kind.UNAVAILABLE);
+    ReaderScheduler late =
+        (task, delay) -> {
+          ticker.advance(Duration.ofNanos(delay).plusMillis(500)); // each timer fires 500 ms late
+          task.run();
+          return () -> {};
+        };
+    ClaimStores s =
+        ClaimStores.builder().ticker(ticker).scheduler(late).retry(HALF_JITTER).add(a, OP).build();
+    long deadline = s.writeDeadline();
+    StoreException e = failure(s.write(TENANT, 1, PACK, deadline));
+    assertThat(ticker.read())
+        .as("the last round started past the deadline")
+        .isGreaterThan(deadline);
+    assertThat(a.count(PUT)).as("tried in earlier rounds").isGreaterThan(1);
+    assertThat(e.getMessage())
+        .contains("store 0 (faulty:a) UNAVAILABLE")
+        .doesNotContain("not tried");
+  }
+
+  @Test
   void aForbiddenStoreInTheRoundEndsTheWriteAtOnce() {
     MemoryStore a = mem("a");
     MemoryStore b = mem("b");
