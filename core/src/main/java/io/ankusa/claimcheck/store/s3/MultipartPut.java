@@ -21,11 +21,11 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  * If-None-Match: *}, so — like a single PUT — it never replaces an object (a 412 there is {@code
  * ALREADY_EXISTS}), a replacing put without it; any failure aborts the upload (best effort) once
  * the requests in flight settled, and the put fails only once the abort answered (each wait
- * bounded), so no parts are left behind and no object appears; once the put has failed (its
- * timeout included) no request of it starts any more — a {@code CreateMultipartUpload} that
- * answers late uploads no part, and parts that settle late complete nothing — because every
- * request starts, and the failure is recorded, under one lock ({@code inFlight}); the bytes are
- * read in place, never copied.
+ * bounded), so no parts are left behind and no object appears; once the put has failed (its timeout
+ * included) no request of it starts any more — a {@code CreateMultipartUpload} that answers late
+ * uploads no part, and parts that settle late complete nothing — because every request starts, and
+ * the failure is recorded, under one lock ({@code inFlight}); the bytes are read in place, never
+ * copied.
  */
 final class MultipartPut {
 
@@ -190,8 +190,7 @@ final class MultipartPut {
 
   /** What a request that did not start because the put had already failed answers. */
   private static <T> CompletableFuture<T> abandoned() {
-    return CompletableFuture.failedFuture(
-        new CancellationException("the put had already failed"));
+    return CompletableFuture.failedFuture(new CancellationException("the put had already failed"));
   }
 
   private CompletableFuture<Void> abort(String uploadId) {

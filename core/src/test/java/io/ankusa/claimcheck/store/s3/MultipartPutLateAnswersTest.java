@@ -25,8 +25,8 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * Answers that arrive after a multipart put has already failed on its timeout change nothing: no
  * part goes up after a late {@code CreateMultipartUpload}, and parts that succeed late complete
  * nothing. The second is the regression: the put completed the upload once its late parts had
- * succeeded, racing its own abort, so an object could appear after the caller had been told the
- * put failed. The fake client's answers are completed by hand.
+ * succeeded, racing its own abort, so an object could appear after the caller had been told the put
+ * failed. The fake client's answers are completed by hand.
  */
 class MultipartPutLateAnswersTest {
 
