@@ -3,8 +3,10 @@ package io.ankusa.claimcheck.store.s3;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -18,8 +20,12 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  * bounded by the one timeout the put was given; a put-if-absent is completed with {@code
  * If-None-Match: *}, so — like a single PUT — it never replaces an object (a 412 there is {@code
  * ALREADY_EXISTS}), a replacing put without it; any failure aborts the upload (best effort) once
- * the parts in flight settled, and the put fails only once the abort answered (each wait bounded),
- * so no parts are left behind and no object appears; the bytes are read in place, never copied.
+ * the requests in flight settled, and the put fails only once the abort answered (each wait
+ * bounded), so no parts are left behind and no object appears; once the put has failed (its timeout
+ * included) no request of it starts any more — a {@code CreateMultipartUpload} that answers late
+ * uploads no part, and parts that settle late complete nothing — because every request starts, and
+ * the failure is recorded, under one lock ({@code inFlight}); the bytes are read in place, never
+ * copied.
  */
 final class MultipartPut {
 
@@ -72,18 +78,44 @@ final class MultipartPut {
             .createMultipartUpload(
                 b -> b.bucket(bucket).key(objectKey).overrideConfiguration(override))
             .thenApply(r -> r.uploadId());
-    List<CompletableFuture<CompletedPart>> uploads = new ArrayList<>();
+    InFlight inFlight = new InFlight();
     CompletableFuture<Void> done =
         created
-            .thenCompose(id -> uploadAndComplete(id, uploads))
+            .thenCompose(id -> uploadAndComplete(id, inFlight))
             .orTimeout(timeoutNanos, TimeUnit.NANOSECONDS);
     long abortWaitNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(ABORT_WAIT_MS), timeoutNanos);
     return done.handle(
             (ok, failure) ->
                 failure == null
                     ? done
-                    : abortAfter(created, uploads, abortWaitNanos).thenCompose(v -> done))
+                    : abortAfter(created, inFlight, abortWaitNanos).thenCompose(v -> done))
         .thenCompose(f -> f);
+  }
+
+  /**
+   * The requests of one put that have started, and whether the put has failed; guarded by its own
+   * monitor, so a request either starts before the failure is recorded (and is waited for) or not
+   * at all.
+   */
+  private static final class InFlight {
+    private final List<CompletableFuture<?>> started = new ArrayList<>();
+    private boolean failed;
+
+    /** Starts {@code request} unless the put has failed; then returns null and starts nothing. */
+    synchronized <T> CompletableFuture<T> start(Supplier<CompletableFuture<T>> request) {
+      if (failed) {
+        return null;
+      }
+      CompletableFuture<T> f = request.get();
+      started.add(f);
+      return f;
+    }
+
+    /** Records the failure; returns every request started before it. */
+    synchronized CompletableFuture<?>[] fail() {
+      failed = true;
+      return started.toArray(CompletableFuture[]::new);
+    }
   }
 
   /**
@@ -94,17 +126,12 @@ final class MultipartPut {
    * on the failure. Never fails: best effort, a lifecycle rule cleans up what this misses.
    */
   private CompletableFuture<Void> abortAfter(
-      CompletableFuture<String> created,
-      List<CompletableFuture<CompletedPart>> uploads,
-      long waitNanos) {
+      CompletableFuture<String> created, InFlight inFlight, long waitNanos) {
+    CompletableFuture<?>[] started = inFlight.fail(); // from here on, nothing more starts
     if (created.isCompletedExceptionally()) {
       return CompletableFuture.completedFuture(null); // no upload to abort
     }
-    CompletableFuture<?>[] inFlight;
-    synchronized (uploads) {
-      inFlight = uploads.toArray(CompletableFuture[]::new);
-    }
-    return CompletableFuture.allOf(inFlight)
+    return CompletableFuture.allOf(started)
         .handle((v, t) -> null)
         .completeOnTimeout(null, waitNanos, TimeUnit.NANOSECONDS)
         .thenCompose(v -> created.thenCompose(this::abort))
@@ -112,8 +139,7 @@ final class MultipartPut {
         .completeOnTimeout(null, waitNanos, TimeUnit.NANOSECONDS);
   }
 
-  private CompletableFuture<Void> uploadAndComplete(
-      String uploadId, List<CompletableFuture<CompletedPart>> uploads) {
+  private CompletableFuture<Void> uploadAndComplete(String uploadId, InFlight inFlight) {
     int parts = (bytes.length + partSize - 1) / partSize;
     List<CompletableFuture<CompletedPart>> own = new ArrayList<>(parts);
     for (int i = 0; i < parts; i++) {
@@ -121,38 +147,50 @@ final class MultipartPut {
       int from = i * partSize;
       int length = Math.min(partSize, bytes.length - from);
       CompletableFuture<CompletedPart> upload =
-          client
-              .uploadPart(
-                  b ->
-                      b.bucket(bucket)
-                          .key(objectKey)
-                          .uploadId(uploadId)
-                          .partNumber(number)
-                          .contentLength((long) length)
-                          .overrideConfiguration(override),
-                  AsyncRequestBody.fromByteBufferUnsafe(
-                      ByteBuffer.wrap(bytes, from, length).slice()))
-              .thenApply(r -> CompletedPart.builder().partNumber(number).eTag(r.eTag()).build());
-      own.add(upload);
-      synchronized (uploads) {
-        uploads.add(upload); // seen by a failure's abort, which must wait for it
+          inFlight.start( // seen by a failure's abort, which must wait for it
+              () ->
+                  client
+                      .uploadPart(
+                          b ->
+                              b.bucket(bucket)
+                                  .key(objectKey)
+                                  .uploadId(uploadId)
+                                  .partNumber(number)
+                                  .contentLength((long) length)
+                                  .overrideConfiguration(override),
+                          AsyncRequestBody.fromByteBufferUnsafe(
+                              ByteBuffer.wrap(bytes, from, length).slice()))
+                      .thenApply(
+                          r -> CompletedPart.builder().partNumber(number).eTag(r.eTag()).build()));
+      if (upload == null) {
+        return abandoned();
       }
+      own.add(upload);
     }
     return CompletableFuture.allOf(own.toArray(CompletableFuture[]::new))
         .thenCompose(
             all -> {
               List<CompletedPart> completed = new ArrayList<>(parts);
               own.forEach(u -> completed.add(u.join()));
-              return client.completeMultipartUpload(
-                  b ->
-                      b.bucket(bucket)
-                          .key(objectKey)
-                          .uploadId(uploadId)
-                          .ifNoneMatch(replace ? null : "*")
-                          .multipartUpload(m -> m.parts(completed))
-                          .overrideConfiguration(override));
+              CompletableFuture<?> completing =
+                  inFlight.start(
+                      () ->
+                          client.completeMultipartUpload(
+                              b ->
+                                  b.bucket(bucket)
+                                      .key(objectKey)
+                                      .uploadId(uploadId)
+                                      .ifNoneMatch(replace ? null : "*")
+                                      .multipartUpload(m -> m.parts(completed))
+                                      .overrideConfiguration(override)));
+              return completing == null ? abandoned() : completing;
             })
         .thenApply(r -> null);
+  }
+
+  /** What a request that did not start because the put had already failed answers. */
+  private static <T> CompletableFuture<T> abandoned() {
+    return CompletableFuture.failedFuture(new CancellationException("the put had already failed"));
   }
 
   private CompletableFuture<Void> abort(String uploadId) {
