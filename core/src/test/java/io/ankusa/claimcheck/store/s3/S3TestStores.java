@@ -114,4 +114,21 @@ final class S3TestStores {
   static int openUploads(S3Client admin, String bucket) {
     return admin.listMultipartUploads(b -> b.bucket(bucket)).uploads().size();
   }
+
+  /**
+   * How many multipart uploads of {@code bucket} are still open once every abort already sent has
+   * had up to 10 s to land: a failed put waits for its abort only up to a bound (2 s), and on a
+   * loaded machine the abort may land after it; checks that an upload is left for good, not how
+   * soon the abort lands (the slow-abort regression tests check that with {@link #openUploads}).
+   */
+  static int openUploadsOnceAbortsLanded(S3Client admin, String bucket)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    int open = openUploads(admin, bucket);
+    while (open > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+      open = openUploads(admin, bucket);
+    }
+    return open;
+  }
 }
