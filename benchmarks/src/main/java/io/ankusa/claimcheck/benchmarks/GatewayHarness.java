@@ -211,8 +211,7 @@ public final class GatewayHarness {
    * gate} (its capacity), then at 4x honouring Retry-After and hammering, with the shed answers'
    * latency.
    */
-  private static void shedding(
-      GatewayLoad load, URI gated, int gate, String one, int seconds, String note)
+  static void shedding(GatewayLoad load, URI gated, int gate, String one, int seconds, String note)
       throws Exception {
     int over = 4 * gate;
     // Warm-up (the claim cached, the gated paths compiled): at the gate's capacity, then past it.
@@ -325,7 +324,7 @@ public final class GatewayHarness {
         .build();
   }
 
-  private static byte[] random(int n, long seed) {
+  static byte[] random(int n, long seed) {
     byte[] b = new byte[n];
     new Random(seed).nextBytes(b);
     return b;

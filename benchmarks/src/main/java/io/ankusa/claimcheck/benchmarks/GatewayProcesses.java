@@ -133,8 +133,18 @@ final class GatewayProcesses implements AutoCloseable {
     return URI.create(line);
   }
 
+  /**
+   * The CPUs gateways run on ({@code -Dgateway.cpus}, a {@code taskset -c} list such as {@code 1}):
+   * with the harness itself started under {@code taskset -c} on the others, the load generator
+   * cannot take the gateway's cores; unset (default), every process shares every core.
+   */
+  private static final String GATEWAY_CPUS = System.getProperty("gateway.cpus", "");
+
   private static List<String> command(List<String> jvm, Path config, Path jar) {
     List<String> c = new ArrayList<>();
+    if (!GATEWAY_CPUS.isEmpty()) {
+      c.addAll(List.of("taskset", "-c", GATEWAY_CPUS));
+    }
     c.add(java());
     c.addAll(jvm);
     c.addAll(List.of("-jar", jar.toString(), "--config", config.toString()));
