@@ -148,7 +148,9 @@ class GatewayTransportIT {
       String b64 = new String(posted.body(), StandardCharsets.US_ASCII);
       // The POST gives its permit back once its answer is written, which may be just after this
       // client read it: a GET sent at once could be shed (a 503 that frees the gate at once).
-      assertThat(awaitFreePermit(g)).as("the POST gave its gate permit back").isTrue();
+      io.ankusa.claimcheck.ClaimCheck.RequestPermit free = awaitPermit(g, Duration.ofSeconds(10));
+      assertThat(free).as("the POST gave its gate permit back").isNotNull();
+      free.close();
       try (Socket s = new Socket("127.0.0.1", g.uri().getPort())) {
         s.setReceiveBufferSize(4096);
         s.getOutputStream()
@@ -169,11 +171,7 @@ class GatewayTransportIT {
         io.ankusa.claimcheck.ClaimCheck.RequestPermit held = g.claimCheck().admitRequest();
         assertThat(held).as("the stalled answer holds the gate's one permit").isNull();
         // ... until the idle timeout cuts the connection.
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        io.ankusa.claimcheck.ClaimCheck.RequestPermit p;
-        while ((p = g.claimCheck().admitRequest()) == null && System.nanoTime() < end) {
-          Thread.sleep(100);
-        }
+        io.ankusa.claimcheck.ClaimCheck.RequestPermit p = awaitPermit(g, Duration.ofSeconds(60));
         assertThat(p).as("the stalled answer gave its gate permit back").isNotNull();
         p.close();
       }
@@ -184,18 +182,15 @@ class GatewayTransportIT {
     }
   }
 
-  /** Waits up to 10 s until the gate has a free permit (taken and given back at once). */
-  private static boolean awaitFreePermit(Gateway g) throws InterruptedException {
-    long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    do {
-      io.ankusa.claimcheck.ClaimCheck.RequestPermit p = g.claimCheck().admitRequest();
-      if (p != null) {
-        p.close();
-        return true;
-      }
+  /** Takes a permit of the gate once one is free, waiting up to {@code wait}; null if none was. */
+  private static io.ankusa.claimcheck.ClaimCheck.RequestPermit awaitPermit(Gateway g, Duration wait)
+      throws InterruptedException {
+    long end = System.nanoTime() + wait.toNanos();
+    io.ankusa.claimcheck.ClaimCheck.RequestPermit p;
+    while ((p = g.claimCheck().admitRequest()) == null && System.nanoTime() < end) {
       Thread.sleep(10);
-    } while (System.nanoTime() < end);
-    return false;
+    }
+    return p;
   }
 
   /** Sends {@code request} on a fresh connection and returns the answer's status. */
