@@ -31,7 +31,8 @@ final class ChaosValue {
   static int size(long seed, long id) {
     SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + id);
     if (r.nextInt(7) == 0) {
-      return HEADER + r.nextInt(MIN_CLAIMED - HEADER - 100); // inline, well below the threshold
+      // Inline, well below the threshold, and long enough to hold the whole marker.
+      return HEADER + MARKER.length + r.nextInt(MIN_CLAIMED - HEADER - MARKER.length - 100);
     }
     double logMin = Math.log(MIN_CLAIMED);
     double logMax = Math.log(MAX_CLAIMED);
@@ -43,7 +44,7 @@ final class ChaosValue {
     int size = size(seed, id);
     byte[] body = new byte[size - HEADER];
     new SplittableRandom(seed ^ (id * 0xC2B2AE3D27D4EB4FL)).nextBytes(body);
-    System.arraycopy(MARKER, 0, body, 0, Math.min(MARKER.length, body.length));
+    System.arraycopy(MARKER, 0, body, 0, MARKER.length);
     CRC32 crc = new CRC32();
     crc.update(body);
     return ByteBuffer.allocate(size)
