@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.internal.crypto;
 
+import io.ankusa.claimcheck.ref.ClaimRef;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -30,5 +31,17 @@ final class Binding {
         .putInt(length)
         .put((byte) codec)
         .array();
+  }
+
+  /** A streamed claim's binding: index 0, its length unknown when sealing began (-1). */
+  static byte[] stream(byte[] header, ClaimRef ref) {
+    return stream(header, ref.tenant().value(), ref.packId().value(), ref.codec().id());
+  }
+
+  /**
+   * A streamed claim's binding, for {@code tenant}'s pack {@code packId} stored as {@code codec}.
+   */
+  static byte[] stream(byte[] header, String tenant, long packId, int codec) {
+    return of(header, tenant, packId, 0, -1, codec);
   }
 }

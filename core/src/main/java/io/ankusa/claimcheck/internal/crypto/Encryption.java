@@ -1,7 +1,6 @@
 package io.ankusa.claimcheck.internal.crypto;
 
 import io.ankusa.claimcheck.crypto.KekProvider.Kek;
-import io.ankusa.claimcheck.crypto.KekProvider.KekException;
 import io.ankusa.claimcheck.internal.failure.Failure;
 import io.ankusa.claimcheck.internal.failure.Failure.Reason;
 import io.ankusa.claimcheck.ref.ClaimRef;
@@ -23,11 +22,12 @@ import java.util.concurrent.TimeoutException;
  * DataKeys}) and wrapped by the tenant's KEK; the associated data ({@link Binding}) names the
  * envelope header, tenant, pack id, claim index, length and codec. Opening unwraps the data key
  * once per cache lifetime ({@link UnwrappedKeys}), retrying a KMS that could not answer inside the
- * redeem's deadline. Every failure is a {@link Failure}: a tag that does not verify, a malformed
- * envelope or a wrapped key the KEK did not wrap are {@code CORRUPT} (the redeemer gives that only
- * after its second look); a KMS down, throttled or a key disabled / pending deletion {@code
- * UNAVAILABLE}, naming the key; a key gone for good {@code NOT_FOUND}, saying it was shredded; a
- * reader without encryption, or denied the key, {@code REFUSED} naming the KEK id it needs.
+ * redeem's deadline. Every failure is a {@link Failure} ({@link KekFailures}): a tag that does not
+ * verify, a malformed envelope or a wrapped key the KEK did not wrap are {@code CORRUPT} (the
+ * redeemer gives that only after its second look); a KMS down, throttled or a key disabled /
+ * pending deletion {@code UNAVAILABLE}, naming the key; a key gone for good {@code NOT_FOUND},
+ * saying it was shredded; a reader without encryption, or denied the key, {@code REFUSED} naming
+ * the KEK id it needs.
  */
 public final class Encryption implements AutoCloseable {
 
@@ -82,9 +82,9 @@ public final class Encryption implements AutoCloseable {
         // A KMS that could not answer is asked again inside the write deadline (a failed
         // generation is forgotten by DataKeys, so the next attempt calls the KEK again).
         long pause = retryDelayNanos * attempt;
-        boolean retriable =
-            f.getCause() instanceof KekException k && k.kind() == KekException.Kind.UNAVAILABLE;
-        if (!retriable || attempt >= MAX_ATTEMPTS || deadline - ticker.read() <= pause) {
+        if (!KekFailures.retriable(f.getCause())
+            || attempt >= MAX_ATTEMPTS
+            || deadline - ticker.read() <= pause) {
           throw f;
         }
         try {
@@ -117,7 +117,7 @@ public final class Encryption implements AutoCloseable {
       throw new Failure(
           Reason.UNAVAILABLE, "KEK " + kekId + " gave no data key by the write deadline", e);
     } catch (ExecutionException e) {
-      throw failure("check-in for tenant " + tenant + ": ", kekId, e.getCause());
+      throw KekFailures.of("check-in for tenant " + tenant + ": ", kekId, e.getCause());
     }
   }
 
@@ -163,10 +163,10 @@ public final class Encryption implements AutoCloseable {
     try {
       env = Envelope.parse(stored);
     } catch (Envelope.EnvelopeException e) {
-      return CompletableFuture.failedFuture(malformed(what, e));
+      return CompletableFuture.failedFuture(KekFailures.malformed(what, e));
     }
     return key(what, env, ref.tenant().value(), deadline)
-        .thenApply(dek -> decrypt(what, dek, env, ref, stored));
+        .thenApply(dek -> Decryption.open(what, dek, env, ref, stored));
   }
 
   /**
@@ -185,9 +185,9 @@ public final class Encryption implements AutoCloseable {
             "a streamed claim's envelope of AEAD id " + env.aead() + ", not segmented");
       }
     } catch (Envelope.EnvelopeException e) {
-      return CompletableFuture.failedFuture(malformed(what, e));
+      return CompletableFuture.failedFuture(KekFailures.malformed(what, e));
     }
-    byte[] ad = streamBinding(env.header(), ref);
+    byte[] ad = Binding.stream(env.header(), ref);
     return key(what, env, ref.tenant().value(), deadline)
         .thenApply(
             dek -> {
@@ -224,13 +224,6 @@ public final class Encryption implements AutoCloseable {
     return "claim " + ref.tenant().value() + "/" + ref.claimId() + ": ";
   }
 
-  private static Failure malformed(String what, Envelope.EnvelopeException e) {
-    // An envelope of a newer writer is not a damaged one: retriable, like a ref of a newer
-    // version; anything else malformed is CORRUPT (final after the second look).
-    return new Failure(
-        e.needsNewerReader() ? Reason.UNAVAILABLE : Reason.CORRUPT, what + e.getMessage(), e);
-  }
-
   /** The data key of {@code env}, unwrapped (or cached) by {@code deadline}. */
   private CompletableFuture<Dek> key(String what, Envelope env, String tenant, long deadline) {
     if (!settings.enabled()) {
@@ -260,25 +253,16 @@ public final class Encryption implements AutoCloseable {
                   + e.getMessage(),
               e));
     } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(failure(what, env.kekId(), e));
+      return CompletableFuture.failedFuture(KekFailures.of(what, env.kekId(), e));
     }
     return unwrap(kek, env.wrapped(), tenant, deadline, 1)
         .handle(
             (dek, error) -> {
               if (error != null) {
-                throw failure(what, env.kekId(), StoreException.unwrap(error));
+                throw KekFailures.of(what, env.kekId(), StoreException.unwrap(error));
               }
               return dek;
             });
-  }
-
-  /** A streamed claim's binding: index 0, its length unknown when sealing began (-1). */
-  static byte[] streamBinding(byte[] header, ClaimRef ref) {
-    return streamBinding(header, ref.tenant().value(), ref.packId().value(), ref.codec().id());
-  }
-
-  static byte[] streamBinding(byte[] header, String tenant, long packId, int codecId) {
-    return Binding.of(header, tenant, packId, 0, -1, codecId);
   }
 
   /** The most attempts of one unwrap inside a redeem's deadline. */
@@ -294,9 +278,7 @@ public final class Encryption implements AutoCloseable {
                 return CompletableFuture.completedFuture(dek);
               }
               Throwable e = StoreException.unwrap(error);
-              boolean retriable =
-                  e instanceof KekException k && k.kind() == KekException.Kind.UNAVAILABLE;
-              if (!retriable
+              if (!KekFailures.retriable(e)
                   || attempt >= MAX_ATTEMPTS
                   || deadline - ticker.read() <= retryDelayNanos * attempt) {
                 return CompletableFuture.<Dek>failedFuture(e);
@@ -308,47 +290,6 @@ public final class Encryption implements AutoCloseable {
                   .thenCompose(x -> unwrap(kek, wrapped, tenant, deadline, attempt + 1));
             })
         .thenCompose(f -> f);
-  }
-
-  private static byte[] decrypt(String what, Dek dek, Envelope env, ClaimRef ref, byte[] stored) {
-    try {
-      if (env.aead() == Envelope.SEGMENTED) {
-        byte[] ad =
-            ref.isStreamed()
-                ? streamBinding(env.header(), ref)
-                : Binding.of(
-                    env.header(),
-                    ref.tenant().value(),
-                    ref.packId().value(),
-                    ref.claimId().index(),
-                    (int) Segmented.plainLength(stored.length - env.headerLength()),
-                    ref.codec().id());
-        return Segmented.open(dek.segmented(), ad, stored, env.headerLength());
-      }
-      if (ref.isStreamed()) {
-        throw new GeneralSecurityException("a streamed claim's envelope is always segmented");
-      }
-      int plainLength = stored.length - env.headerLength() - Envelope.AEAD_OVERHEAD;
-      byte[] ad =
-          Binding.of(
-              env.header(),
-              ref.tenant().value(),
-              ref.packId().value(),
-              ref.claimId().index(),
-              plainLength,
-              ref.codec().id());
-      byte[] out = new byte[stored.length - env.headerLength()];
-      System.arraycopy(stored, env.headerLength(), out, 0, out.length);
-      return dek.gcm().decrypt(out, ad);
-    } catch (GeneralSecurityException e) {
-      throw new Failure(
-          Reason.CORRUPT,
-          what
-              + "the envelope does not decrypt under its data key (KEK "
-              + env.kekId()
-              + "): tampered, truncated, or copied from another tenant, pack or claim",
-          e);
-    }
   }
 
   private Kek kek(String kekId) {
@@ -364,53 +305,6 @@ public final class Encryption implements AutoCloseable {
                 .open(
                     id,
                     settings.providerSettings().getOrDefault(KekProviders.schemeOf(id), Map.of())));
-  }
-
-  private static Failure failure(String what, String kekId, Throwable e) {
-    if (e instanceof Failure f) {
-      return f;
-    }
-    if (e instanceof Error err) {
-      throw err;
-    }
-    if (!(e instanceof KekException k)) {
-      return new Failure(Reason.UNAVAILABLE, what + "KEK " + kekId + " could not be used: " + e, e);
-    }
-    return switch (k.kind()) {
-      case UNAVAILABLE ->
-          new Failure(
-              Reason.UNAVAILABLE,
-              what + "KMS of KEK " + kekId + " unavailable: " + k.getMessage(),
-              k);
-      case KEY_UNUSABLE ->
-          new Failure(
-              Reason.UNAVAILABLE,
-              what
-                  + "KEK "
-                  + kekId
-                  + " is disabled or pending deletion (an operator can re-enable it): "
-                  + k.getMessage(),
-              k);
-      case KEY_GONE ->
-          new Failure(
-              Reason.NOT_FOUND,
-              what
-                  + "KEK "
-                  + kekId
-                  + " is gone for good (crypto-shredded): its claims can never be decrypted: "
-                  + k.getMessage(),
-              k);
-      case DENIED ->
-          new Failure(
-              Reason.REFUSED,
-              what + "this client may not use KEK " + kekId + ": " + k.getMessage(),
-              k);
-      case INVALID ->
-          new Failure(
-              Reason.CORRUPT,
-              what + "KEK " + kekId + " did not wrap this data key: " + k.getMessage(),
-              k);
-    };
   }
 
   /** Closes the KEKs this opened. */

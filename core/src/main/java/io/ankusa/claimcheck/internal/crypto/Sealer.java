@@ -61,7 +61,7 @@ public final class Sealer {
   public OutputStream sealStream(String tenant, long packId, int codecId, OutputStream sink)
       throws IOException {
     sink.write(key.header);
-    byte[] ad = Encryption.streamBinding(key.header, tenant, packId, codecId);
+    byte[] ad = Binding.stream(key.header, tenant, packId, codecId);
     try {
       return key.dek.segmented().newEncryptingStream(sink, ad);
     } catch (GeneralSecurityException e) {
