@@ -391,13 +391,7 @@ public final class DropInHarness {
   }
 
   private Map<String, Object> oursConfig(Map<String, String> extra) {
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://" + BUCKET + "/ours");
-    m.put("claimcheck.s3.endpoint", endpoint.toString());
-    m.put("claimcheck.s3.region", s3.region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", s3.accessKey());
-    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    Map<String, Object> m = s3.claimCheckConfig("s3://" + BUCKET + "/ours", endpoint);
     m.put("claimcheck.threshold.bytes", THRESHOLD);
     System.getProperties().stringPropertyNames().stream()
         .filter(ClaimCheckConfig::isClaimCheckKey)

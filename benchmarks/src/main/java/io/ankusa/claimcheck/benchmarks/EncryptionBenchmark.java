@@ -135,12 +135,7 @@ public class EncryptionBenchmark {
   private Map<String, Object> config(String store) {
     Map<String, Object> m = new HashMap<>();
     if (this.store.equals("s3")) {
-      m.put("claimcheck.stores", "s3://" + BUCKET + "/" + store);
-      m.put("claimcheck.s3.endpoint", s3.endpoint().toString());
-      m.put("claimcheck.s3.region", s3.region());
-      m.put("claimcheck.s3.path.style.access", "true");
-      m.put("claimcheck.s3.access.key.id", s3.accessKey());
-      m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+      m.putAll(s3.claimCheckConfig("s3://" + BUCKET + "/" + store));
     } else {
       m.put("claimcheck.stores", "memory:" + store);
     }

@@ -143,13 +143,8 @@ public final class EndToEndHarness {
     if (getLatencyMs > 0) {
       proxy.inject(Fault.hang(Duration.ofMillis(getLatencyMs)), "GET");
     }
-    claimcheck.put("claimcheck.stores", "s3://" + bucket);
-    claimcheck.put(
-        "claimcheck.s3.endpoint", (throughProxy ? proxy.endpoint() : s3.endpoint()).toString());
-    claimcheck.put("claimcheck.s3.region", s3.region());
-    claimcheck.put("claimcheck.s3.path.style.access", "true");
-    claimcheck.put("claimcheck.s3.access.key.id", s3.accessKey());
-    claimcheck.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    claimcheck.putAll(
+        s3.claimCheckConfig("s3://" + bucket, throughProxy ? proxy.endpoint() : s3.endpoint()));
     // -Dclaimcheck.<key>=<value>: a config key for ours (e.g. claimcheck.s3.http.client=crt)
     for (String k : System.getProperties().stringPropertyNames()) {
       if (ClaimCheckConfig.isClaimCheckKey(k)) {

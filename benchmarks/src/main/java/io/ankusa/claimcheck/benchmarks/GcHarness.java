@@ -55,13 +55,7 @@ public final class GcHarness {
     try (EmbeddedKafka kafka = EmbeddedKafka.start();
         EmbeddedS3 s3 = EmbeddedS3.start()) {
       String bucket = s3.createBucket("gc-bench");
-      Map<String, Object> cc = new HashMap<>();
-      cc.put("claimcheck.stores", "s3://" + bucket);
-      cc.put("claimcheck.s3.endpoint", s3.endpoint().toString());
-      cc.put("claimcheck.s3.region", s3.region());
-      cc.put("claimcheck.s3.path.style.access", "true");
-      cc.put("claimcheck.s3.access.key.id", s3.accessKey());
-      cc.put("claimcheck.s3.secret.access.key", s3.secretKey());
+      Map<String, Object> cc = s3.claimCheckConfig("s3://" + bucket);
       cc.put("claimcheck.tenant", tenant);
       kafka.createTopic(topic, partitions);
       SplittableRandom random = new SplittableRandom(42);

@@ -104,13 +104,10 @@ final class PeerRig implements AutoCloseable {
         "large.message.value.serde", "org.apache.kafka.common.serialization.Serdes$ByteArraySerde");
 
     // Ours: store A, then store B (its own endpoint), ordered placement.
-    ours.put("claimcheck.stores", "s3://" + bucketA + "/ours,s3://" + bucketB + "/ours");
-    ours.put("claimcheck.s3.endpoint", storeA.endpoint().toString());
+    ours.putAll(
+        s3.claimCheckConfig(
+            "s3://" + bucketA + "/ours,s3://" + bucketB + "/ours", storeA.endpoint()));
     ours.put("claimcheck.store.1.s3.endpoint", storeB.endpoint().toString());
-    ours.put("claimcheck.s3.region", s3.region());
-    ours.put("claimcheck.s3.path.style.access", "true");
-    ours.put("claimcheck.s3.access.key.id", s3.accessKey());
-    ours.put("claimcheck.s3.secret.access.key", s3.secretKey());
     ours.put("claimcheck.threshold.bytes", threshold);
     // A batch's claims must fit the cache to be prefetched (max.poll.records defaults to 500).
     long batch = 500L * values[0].length;

@@ -77,12 +77,7 @@ public final class PrefetchHarness {
     EmbeddedS3 s3 = EmbeddedS3.shared();
     String bucket = s3.createBucket("prefetch-" + new Random().nextInt(1_000_000));
     this.proxy = FaultProxy.inFrontOf(s3);
-    config.put("claimcheck.stores", "s3://" + bucket);
-    config.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-    config.put("claimcheck.s3.region", s3.region());
-    config.put("claimcheck.s3.path.style.access", "true");
-    config.put("claimcheck.s3.access.key.id", s3.accessKey());
-    config.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    config.putAll(s3.claimCheckConfig("s3://" + bucket, proxy.endpoint()));
   }
 
   public static void main(String[] args) throws Exception {

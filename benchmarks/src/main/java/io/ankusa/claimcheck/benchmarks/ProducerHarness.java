@@ -86,12 +86,7 @@ public final class ProducerHarness {
     EmbeddedS3 s3 = EmbeddedS3.shared();
     String bucket = s3.createBucket("producer-" + new Random().nextInt(1_000_000));
     this.proxy = FaultProxy.inFrontOf(s3);
-    claimCheck.put("claimcheck.stores", "s3://" + bucket);
-    claimCheck.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-    claimCheck.put("claimcheck.s3.region", s3.region());
-    claimCheck.put("claimcheck.s3.path.style.access", "true");
-    claimCheck.put("claimcheck.s3.access.key.id", s3.accessKey());
-    claimCheck.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    claimCheck.putAll(s3.claimCheckConfig("s3://" + bucket, proxy.endpoint()));
   }
 
   public static void main(String[] args) throws Exception {

@@ -9,7 +9,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -34,13 +33,7 @@ public final class RedeemLoop {
     long seconds = Long.parseLong(args[3]);
     EmbeddedS3 s3 = EmbeddedS3.start();
     s3.createBucket("loop");
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://loop/p");
-    m.put("claimcheck.s3.endpoint", s3.endpoint().toString());
-    m.put("claimcheck.s3.region", s3.region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", s3.accessKey());
-    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    Map<String, Object> m = s3.claimCheckConfig("s3://loop/p");
     m.put("claimcheck.cache.max.bytes", "0");
     if (kek.equals("local")) {
       Path key = Files.createTempFile("redeem-loop", ".key");

@@ -107,12 +107,7 @@ public final class S3ParityHarness {
     this.s3 = s3;
     this.maxThreads = maxThreads;
     s3.createBucket(BUCKET);
-    config.put("claimcheck.stores", "s3://" + BUCKET + "/" + PREFIX);
-    config.put("claimcheck.s3.endpoint", s3.endpoint().toString());
-    config.put("claimcheck.s3.region", s3.region());
-    config.put("claimcheck.s3.path.style.access", "true");
-    config.put("claimcheck.s3.access.key.id", s3.accessKey());
-    config.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    config.putAll(s3.claimCheckConfig("s3://" + BUCKET + "/" + PREFIX));
     // Every redeem must be a store GET: with 16 threads, some of them stalled by the scheduler,
     // a thread came back to an object of its slice while it was still cached (seen: ours at 1.3 to
     // 1.9x the raw clients). A cache put is one map insert; the GET is what is measured.

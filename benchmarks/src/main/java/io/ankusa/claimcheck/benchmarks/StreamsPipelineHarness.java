@@ -73,12 +73,7 @@ public final class StreamsPipelineHarness {
     if (latencyMs > 0) {
       proxy.inject(Fault.hang(Duration.ofMillis(latencyMs)), "PUT");
     }
-    claimCheck.put("claimcheck.stores", "s3://" + bucket);
-    claimCheck.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-    claimCheck.put("claimcheck.s3.region", s3.region());
-    claimCheck.put("claimcheck.s3.path.style.access", "true");
-    claimCheck.put("claimcheck.s3.access.key.id", s3.accessKey());
-    claimCheck.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    claimCheck.putAll(s3.claimCheckConfig("s3://" + bucket, proxy.endpoint()));
     kafka.createTopic(source, 4);
     Map<String, Object> p = new HashMap<>();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());

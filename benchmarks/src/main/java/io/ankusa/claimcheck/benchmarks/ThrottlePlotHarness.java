@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -72,13 +71,7 @@ public final class ThrottlePlotHarness {
     EmbeddedS3 s3 = EmbeddedS3.shared();
     String bucket = s3.createBucket("throttle-" + UUID.randomUUID().toString().substring(0, 8));
     FaultProxy proxy = FaultProxy.inFrontOf(s3);
-    Map<String, Object> config = new LinkedHashMap<>();
-    config.put("claimcheck.stores", "s3://" + bucket);
-    config.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-    config.put("claimcheck.s3.region", s3.region());
-    config.put("claimcheck.s3.path.style.access", "true");
-    config.put("claimcheck.s3.access.key.id", s3.accessKey());
-    config.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    Map<String, Object> config = s3.claimCheckConfig("s3://" + bucket, proxy.endpoint());
     config.put("claimcheck.cache.max.bytes", 0L); // every redeem asks the store
     String startLoad = EndToEndHarness.loadAverage();
     List<Sample> samples = new ArrayList<>();

@@ -366,13 +366,8 @@ class CliIT {
   }
 
   private static Map<String, Object> config(String tenant) {
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://" + bucket);
-    m.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-    m.put("claimcheck.s3.region", EmbeddedS3.shared().region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", EmbeddedS3.shared().accessKey());
-    m.put("claimcheck.s3.secret.access.key", EmbeddedS3.shared().secretKey());
+    Map<String, Object> m =
+        EmbeddedS3.shared().claimCheckConfig("s3://" + bucket, proxy.endpoint());
     m.put("claimcheck.tenant", tenant);
     // A loaded machine once let one of 160 store reads pass the 10 s default, turning a dangling
     // ref into an unreadable one (retriable, and counted so): give each read room, not the answer.

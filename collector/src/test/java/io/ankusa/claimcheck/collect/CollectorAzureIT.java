@@ -159,14 +159,9 @@ class CollectorAzureIT {
 
   private Map<String, Object> config(String tenant) {
     EmbeddedS3 s3 = EmbeddedS3.shared();
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://" + bucket + ",abs://" + Azurite.ACCOUNT + "/" + container);
+    Map<String, Object> m =
+        s3.claimCheckConfig("s3://" + bucket + ",abs://" + Azurite.ACCOUNT + "/" + container);
     m.put("claimcheck.placement", "hash");
-    m.put("claimcheck.s3.endpoint", s3.endpoint().toString());
-    m.put("claimcheck.s3.region", s3.region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", s3.accessKey());
-    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
     m.put("claimcheck.store.1.abs.endpoint", azureProxy.endpoint() + "/" + Azurite.ACCOUNT);
     m.put("claimcheck.store.1.abs.account.key", Azurite.KEY);
     m.put("claimcheck.store.op.deadline.ms", "5000");

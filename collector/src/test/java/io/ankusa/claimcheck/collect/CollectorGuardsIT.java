@@ -182,13 +182,7 @@ class CollectorGuardsIT {
   }
 
   private static Map<String, Object> config(String tenant, String prefix) {
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://" + bucket + prefix);
-    m.put("claimcheck.s3.endpoint", EmbeddedS3.shared().endpoint().toString());
-    m.put("claimcheck.s3.region", EmbeddedS3.shared().region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", EmbeddedS3.shared().accessKey());
-    m.put("claimcheck.s3.secret.access.key", EmbeddedS3.shared().secretKey());
+    Map<String, Object> m = EmbeddedS3.shared().claimCheckConfig("s3://" + bucket + prefix);
     m.put("claimcheck.tenant", tenant);
     m.put("claimcheck.key.layout", "flat");
     m.put("claimcheck.threshold.bytes", "1");

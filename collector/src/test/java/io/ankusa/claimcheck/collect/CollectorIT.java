@@ -468,13 +468,8 @@ class CollectorIT {
   }
 
   private Map<String, Object> config(String tenant, String layout) {
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://" + bucket);
-    m.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-    m.put("claimcheck.s3.region", EmbeddedS3.shared().region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", EmbeddedS3.shared().accessKey());
-    m.put("claimcheck.s3.secret.access.key", EmbeddedS3.shared().secretKey());
+    Map<String, Object> m =
+        EmbeddedS3.shared().claimCheckConfig("s3://" + bucket, proxy.endpoint());
     m.put("claimcheck.tenant", tenant);
     m.put("claimcheck.key.layout", layout);
     m.put("claimcheck.threshold.bytes", "1");

@@ -6,7 +6,6 @@ import io.ankusa.claimcheck.config.ClaimCheckConfig.StoreSpec;
 import io.ankusa.claimcheck.store.ClaimStore;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -21,13 +20,7 @@ class S3HttpClientConfigIT {
   void crtChosenByTheKeyServesPutsAndGets() {
     EmbeddedS3 s3 = EmbeddedS3.shared();
     s3.createBucket("http-client-config-it");
-    Map<String, Object> m = new HashMap<>();
-    m.put(ClaimCheckConfig.STORES, "s3://http-client-config-it/p");
-    m.put("claimcheck.s3.endpoint", s3.endpoint().toString());
-    m.put("claimcheck.s3.region", s3.region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", s3.accessKey());
-    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    Map<String, Object> m = s3.claimCheckConfig("s3://http-client-config-it/p");
     m.put("claimcheck.s3.http.client", "crt");
     StoreSpec spec = new ClaimCheckConfig(m).stores().get(0);
     try (ClaimStore store = spec.open()) {

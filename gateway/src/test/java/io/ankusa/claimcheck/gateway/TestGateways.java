@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -41,13 +40,7 @@ final class TestGateways {
   /** A plain-HTTP gateway config on a free loopback port over {@code proxy}'s bucket. */
   static Map<String, Object> config(FaultProxy proxy, String bucket, Path tokens) {
     EmbeddedS3 s3 = EmbeddedS3.shared();
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://" + bucket);
-    m.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-    m.put("claimcheck.s3.region", s3.region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", s3.accessKey());
-    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    Map<String, Object> m = s3.claimCheckConfig("s3://" + bucket, proxy.endpoint());
     m.put("claimcheck.store.op.deadline.ms", "30000");
     m.put("claimcheck.store.cooldown.ms", "200");
     m.put("gateway.listen", "127.0.0.1:0");

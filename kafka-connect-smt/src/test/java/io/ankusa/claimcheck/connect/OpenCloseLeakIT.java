@@ -86,13 +86,7 @@ class OpenCloseLeakIT {
   @BeforeAll
   static void start() {
     s3 = EmbeddedS3.start();
-    config = new HashMap<>();
-    config.put("claimcheck.stores", "s3://" + s3.createBucket("leak") + "/cycles");
-    config.put("claimcheck.s3.endpoint", s3.endpoint().toString());
-    config.put("claimcheck.s3.region", s3.region());
-    config.put("claimcheck.s3.path.style.access", "true");
-    config.put("claimcheck.s3.access.key.id", s3.accessKey());
-    config.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    config = s3.claimCheckConfig("s3://" + s3.createBucket("leak") + "/cycles");
     config.put("claimcheck.threshold.bytes", "1024");
     config.put("claimcheck.compression.type", "zstd");
   }

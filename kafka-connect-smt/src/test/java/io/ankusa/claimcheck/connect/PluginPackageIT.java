@@ -82,13 +82,7 @@ class PluginPackageIT {
   private static Map<String, Object> s3Config() {
     EmbeddedS3 s3 = EmbeddedS3.shared();
     String bucket = s3.createBucket("plugin-" + UUID.randomUUID().toString().substring(0, 8));
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://" + bucket);
-    m.put("claimcheck.s3.endpoint", s3.endpoint().toString());
-    m.put("claimcheck.s3.region", s3.region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", s3.accessKey());
-    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    Map<String, Object> m = s3.claimCheckConfig("s3://" + bucket);
     m.put("claimcheck.threshold.bytes", "1000");
     return m;
   }

@@ -13,7 +13,6 @@ import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -171,14 +170,7 @@ class ClaimCheckClientSupplierIT {
 
   private static Map<String, Object> claimCheckConfig(
       EmbeddedS3 s3, FaultProxy proxy, String bucket) {
-    Map<String, Object> cc = new HashMap<>();
-    cc.put("claimcheck.stores", "s3://" + bucket);
-    cc.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-    cc.put("claimcheck.s3.region", s3.region());
-    cc.put("claimcheck.s3.path.style.access", "true");
-    cc.put("claimcheck.s3.access.key.id", s3.accessKey());
-    cc.put("claimcheck.s3.secret.access.key", s3.secretKey());
-    return cc;
+    return s3.claimCheckConfig("s3://" + bucket, proxy.endpoint());
   }
 
   /** Checks REFS values in and sends their refs (marked) to partition 0 of {@code in}. */

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -113,6 +114,34 @@ public final class EmbeddedS3 implements AutoCloseable {
   /** Returns the signing region, {@code us-east-1}. */
   public String region() {
     return REGION;
+  }
+
+  /**
+   * Returns a new mutable {@link HashMap} configuring a ClaimCheck on this server: {@code
+   * claimcheck.stores} is {@code stores}, and {@code claimcheck.s3.endpoint}, {@code .region},
+   * {@code .path.style.access} ({@code true}), {@code .access.key.id} and {@code
+   * .secret.access.key} are this server's; a caller adds its own keys to it.
+   *
+   * @param stores the {@code claimcheck.stores} value, such as {@code s3://bucket/prefix}
+   */
+  public Map<String, Object> claimCheckConfig(String stores) {
+    return claimCheckConfig(stores, endpoint);
+  }
+
+  /**
+   * Returns a new mutable map as {@link #claimCheckConfig(String)} does, but with {@code
+   * claimcheck.s3.endpoint} set to {@code endpoint}, so requests go there (such as to a {@link
+   * FaultProxy} in front of this server).
+   */
+  public Map<String, Object> claimCheckConfig(String stores, URI endpoint) {
+    Map<String, Object> m = new HashMap<>();
+    m.put("claimcheck.stores", stores);
+    m.put("claimcheck.s3.endpoint", endpoint.toString());
+    m.put("claimcheck.s3.region", region());
+    m.put("claimcheck.s3.path.style.access", "true");
+    m.put("claimcheck.s3.access.key.id", accessKey());
+    m.put("claimcheck.s3.secret.access.key", secretKey());
+    return m;
   }
 
   /** Creates bucket {@code name} unless it exists; returns {@code name}. */

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,6 +42,36 @@ class EmbeddedS3IT {
     assertThat(EmbeddedS3.shared()).isSameAs(EmbeddedS3.shared());
     assertThat(EmbeddedS3.shared().endpoint().getHost()).isEqualTo("127.0.0.1");
     assertThat(EmbeddedS3.shared().region()).isEqualTo("us-east-1");
+  }
+
+  @Test
+  void claimCheckConfigIsANewMutableMapOfTheStoresAndThisServersKeys() {
+    EmbeddedS3 s3 = EmbeddedS3.shared();
+    Map<String, Object> m = s3.claimCheckConfig("s3://b/p");
+    assertThat(m)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "claimcheck.stores",
+                "s3://b/p",
+                "claimcheck.s3.endpoint",
+                s3.endpoint().toString(),
+                "claimcheck.s3.region",
+                "us-east-1",
+                "claimcheck.s3.path.style.access",
+                "true",
+                "claimcheck.s3.access.key.id",
+                s3.accessKey(),
+                "claimcheck.s3.secret.access.key",
+                s3.secretKey()));
+    m.put("claimcheck.tenant", "t");
+    assertThat(s3.claimCheckConfig("s3://b/p")).doesNotContainKey("claimcheck.tenant");
+
+    URI proxy = URI.create("http://127.0.0.1:1");
+    Map<String, Object> viaProxy = s3.claimCheckConfig("s3://b", proxy);
+    assertThat(viaProxy).containsEntry("claimcheck.s3.endpoint", "http://127.0.0.1:1");
+    viaProxy.put("claimcheck.s3.endpoint", s3.endpoint().toString());
+    viaProxy.put("claimcheck.stores", "s3://b/p");
+    assertThat(viaProxy).isEqualTo(s3.claimCheckConfig("s3://b/p"));
   }
 
   @Test

@@ -10,7 +10,6 @@ import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -59,13 +58,7 @@ class ReaderS3IT {
   }
 
   private ClaimCheck open(int maxInflight, long cacheBytes, long opDeadlineMs) {
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://" + bucket);
-    m.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-    m.put("claimcheck.s3.region", s3.region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", s3.accessKey());
-    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    Map<String, Object> m = s3.claimCheckConfig("s3://" + bucket, proxy.endpoint());
     m.put("claimcheck.read.max.inflight", maxInflight);
     m.put("claimcheck.cache.max.bytes", cacheBytes);
     m.put("claimcheck.store.op.deadline.ms", opDeadlineMs);

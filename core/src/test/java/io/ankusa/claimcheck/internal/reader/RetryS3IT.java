@@ -10,7 +10,6 @@ import io.ankusa.claimcheck.testkit.Fault;
 import io.ankusa.claimcheck.testkit.FaultProxy;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -67,13 +66,7 @@ class RetryS3IT {
   }
 
   private ClaimCheck open() {
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://" + bucket);
-    m.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-    m.put("claimcheck.s3.region", s3.region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", s3.accessKey());
-    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    Map<String, Object> m = s3.claimCheckConfig("s3://" + bucket, proxy.endpoint());
     m.put("claimcheck.cache.max.bytes", 0L); // every redeem is a store read
     m.put("claimcheck.tenant", "retry-it");
     ClaimCheck cc = ClaimCheck.open(m);

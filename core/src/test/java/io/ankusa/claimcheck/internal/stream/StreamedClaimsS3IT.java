@@ -12,7 +12,6 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
@@ -54,13 +53,7 @@ class StreamedClaimsS3IT {
   }
 
   private ClaimCheck open(String codec) {
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", "s3://" + bucket + "/streams");
-    m.put("claimcheck.s3.endpoint", proxy.endpoint().toString());
-    m.put("claimcheck.s3.region", s3.region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", s3.accessKey());
-    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
+    Map<String, Object> m = s3.claimCheckConfig("s3://" + bucket + "/streams", proxy.endpoint());
     m.put("claimcheck.s3.multipart.part.bytes", String.valueOf(5 << 20));
     m.put("claimcheck.tenant", "acme");
     m.put("claimcheck.compression.type", codec);

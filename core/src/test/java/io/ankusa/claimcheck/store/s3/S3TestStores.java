@@ -7,7 +7,6 @@ import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import java.net.URI;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -41,14 +40,8 @@ final class S3TestStores {
    * overrides {@code claimcheck.*} keys before {@link #create}.
    */
   static Map<String, Object> config(EmbeddedS3 s3, URI endpoint, String location) {
-    Map<String, Object> m = new HashMap<>();
-    m.put("claimcheck.stores", location);
+    Map<String, Object> m = s3.claimCheckConfig(location, endpoint);
     m.put("claimcheck.s3.http.client", httpClient());
-    m.put("claimcheck.s3.endpoint", endpoint.toString());
-    m.put("claimcheck.s3.region", s3.region());
-    m.put("claimcheck.s3.path.style.access", "true");
-    m.put("claimcheck.s3.access.key.id", s3.accessKey());
-    m.put("claimcheck.s3.secret.access.key", s3.secretKey());
     return m;
   }
 
