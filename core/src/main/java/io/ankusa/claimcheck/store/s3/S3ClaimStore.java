@@ -347,8 +347,7 @@ final class S3ClaimStore implements ClaimStore {
   }
 
   private Duration remaining(Duration budget, long started) {
-    Duration left = budget.minusNanos(ticker.read() - started);
-    return left.toMillis() < 1 ? null : left;
+    return remaining(ticker, budget, started);
   }
 
   /**
