@@ -23,7 +23,12 @@ final class PackWriter {
     for (PackEntryInput claim : claims) {
       total += Objects.requireNonNull(claim, "claim").storedBytes().length;
     }
+    byte[] first = claims.get(0).storedBytes();
     byte[] out = new byte[checkTotal(total)];
+    // The first claim goes in before anything else is written: an array copied into right after
+    // its allocation is zeroed only outside the copy (C2), so a one-claim pack, which is what a
+    // serializer checks in, is not zeroed under its value first.
+    System.arraycopy(first, 0, out, (int) dataStart, first.length);
     List<PackEntry> entries = new ArrayList<>(count);
     int entryAt = PackFormat.HEADER_LENGTH;
     int dataAt = (int) dataStart;
@@ -34,7 +39,9 @@ final class PackWriter {
           new PackEntry(i, dataAt, stored.length, Checksums.crc32c(stored), claim.codec());
       entries.add(entry);
       writeEntry(out, entryAt, entry);
-      System.arraycopy(stored, 0, out, dataAt, stored.length);
+      if (i > 0) {
+        System.arraycopy(stored, 0, out, dataAt, stored.length);
+      }
       entryAt += PackFormat.ENTRY_LENGTH_V1;
       dataAt += stored.length;
     }
