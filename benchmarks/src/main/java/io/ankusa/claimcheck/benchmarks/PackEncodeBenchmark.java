@@ -21,9 +21,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What encoding a one-claim pack costs the serializer's thread (allocating the pack array, copying
- * the value in, its CRC32C, the header and index) against copying the value alone ({@code
- * Arrays.copyOf}, what a raw client's {@code RequestBody.fromBytes} does).
+ * What encoding a one-claim pack costs the serializer's thread (the claim's CRC32C, the header and
+ * index; the claim's own array is the pack's second part, not copied) against copying the value
+ * alone ({@code Arrays.copyOf}, what a raw client's {@code RequestBody.fromBytes} does).
  *
  * <pre>
  *   java -jar benchmarks/target/benchmarks.jar PackEncodeBenchmark

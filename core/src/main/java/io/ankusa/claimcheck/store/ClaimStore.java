@@ -31,6 +31,39 @@ public interface ClaimStore extends AutoCloseable {
   CompletableFuture<Void> putIfAbsent(String key, byte[] bytes, Duration timeout);
 
   /**
+   * Writes the concatenation of {@code parts} under {@code key} only if nothing is there yet,
+   * exactly as {@link #putIfAbsent(String, byte[], Duration)} writes one array: a pack goes out as
+   * its header and its claims' own arrays, none copied into a pack-sized one first. The parts are
+   * read, not copied, and must not change until the future completes. The default passes a lone
+   * part as it is and concatenates several, so a store that does not implement it stays correct.
+   */
+  default CompletableFuture<Void> putPartsIfAbsent(
+      String key, List<byte[]> parts, Duration timeout) {
+    return putIfAbsent(key, concat(parts), timeout);
+  }
+
+  /** {@code parts} as one array: the lone part itself, else a new array of them in order. */
+  private static byte[] concat(List<byte[]> parts) {
+    if (parts.size() == 1) {
+      return Objects.requireNonNull(parts.get(0), "part");
+    }
+    long total = 0;
+    for (byte[] p : parts) {
+      total += p.length;
+    }
+    if (total > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(total + " bytes do not fit one array");
+    }
+    byte[] out = new byte[(int) total];
+    int at = 0;
+    for (byte[] p : parts) {
+      System.arraycopy(p, 0, out, at, p.length);
+      at += p.length;
+    }
+    return out;
+  }
+
+  /**
    * Writes {@code bytes} under {@code key} whether or not an object is there, completing normally
    * only once the store durably holds them and lists the object with a last-modified time no
    * earlier than this call's start. A reader sees the object that was there or the new one, whole —

@@ -130,6 +130,35 @@ public abstract class ClaimStoreContract {
   }
 
   @Test
+  void aPutOfPartsStoresTheirConcatenationOnceOnAnyThread() {
+    byte[] a = bytes(47);
+    byte[] b = "a claim's own array".getBytes(StandardCharsets.UTF_8);
+    byte[] c = bytes(70_000);
+    byte[] whole = new byte[a.length + b.length + c.length];
+    System.arraycopy(a, 0, whole, 0, a.length);
+    System.arraycopy(b, 0, whole, a.length, b.length);
+    System.arraycopy(c, 0, whole, a.length + b.length, c.length);
+    String queued = freshKey();
+    store().putPartsIfAbsent(queued, List.of(a, b, new byte[0], c), T).join();
+    // A thread that waits for the answer anyway lets a store write on it (InlineCalls).
+    String inline = freshKey();
+    try (InlineCalls.Scope s = InlineCalls.allow()) {
+      store().putPartsIfAbsent(inline, List.of(a, b, new byte[0], c), T).join();
+      assertThat(failure(store().putPartsIfAbsent(inline, List.of(b, a), T)).kind())
+          .isEqualTo(Kind.ALREADY_EXISTS);
+    }
+    for (String key : List.of(queued, inline)) {
+      assertThat(store().getRange(key, 0, whole.length + 10, T).join()).isEqualTo(whole);
+    }
+    assertThat(failure(store().putPartsIfAbsent(queued, List.of(a), T)).kind())
+        .isEqualTo(Kind.ALREADY_EXISTS);
+    assertThat(store().getRange(queued, 0, whole.length, T).join()).isEqualTo(whole);
+    String lone = freshKey();
+    store().putPartsIfAbsent(lone, List.of(b), T).join();
+    assertThat(store().getRange(lone, 0, 100, T).join()).isEqualTo(b);
+  }
+
+  @Test
   void rangedReadsAtTheEdges() {
     String key = freshKey();
     byte[] value = bytes(100);

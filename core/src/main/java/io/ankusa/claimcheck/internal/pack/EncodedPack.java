@@ -2,41 +2,74 @@ package io.ankusa.claimcheck.internal.pack;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 
 /**
- * A pack ready to store: its bytes and the index entries of its claims; immutable by contract and
- * thread-safe.
+ * A pack ready to store: its bytes, as parts to be written one after the other, and the index
+ * entries of its claims; immutable by contract and thread-safe.
  *
- * <p>{@link #bytes()} returns the pack's own array without copying (packs can be large, and the
- * store SPI takes a {@code byte[]}): callers must not modify it.
+ * <p>The parts are the pack's own arrays, not copies (packs can be large): a pack encoded from
+ * claims is its header and index, then each claim's stored array itself ({@link
+ * io.ankusa.claimcheck.store.ClaimStore#putPartsIfAbsent(String, List, java.time.Duration)} writes
+ * them without joining them); a pack encoded in place is one array. Callers must not modify them.
  *
- * @param bytes the whole pack object
+ * @param parts the pack object's bytes, in order
  * @param entries the claims' entries, in index order
  */
-public record EncodedPack(byte[] bytes, List<PackEntry> entries) {
+public record EncodedPack(List<byte[]> parts, List<PackEntry> entries) {
 
   /** Validates and freezes the fields. */
   public EncodedPack {
-    Objects.requireNonNull(bytes, "bytes");
+    parts = List.copyOf(parts);
+    if (parts.isEmpty()) {
+      throw new IllegalArgumentException("a pack has at least one part");
+    }
     entries = List.copyOf(entries);
   }
 
-  /** Equal when the bytes' contents and the entries are equal. */
+  /** The whole pack object in one array: the lone part itself, else a new array of the parts. */
+  public byte[] bytes() {
+    if (parts.size() == 1) {
+      return parts.get(0);
+    }
+    byte[] out = new byte[Math.toIntExact(length())];
+    int at = 0;
+    for (byte[] p : parts) {
+      System.arraycopy(p, 0, out, at, p.length);
+      at += p.length;
+    }
+    return out;
+  }
+
+  /** The pack object's length in bytes. */
+  public long length() {
+    long n = 0;
+    for (byte[] p : parts) {
+      n += p.length;
+    }
+    return n;
+  }
+
+  /** Equal when the packs' bytes and the entries are equal, however they are split in parts. */
   @Override
   public boolean equals(Object o) {
     return o instanceof EncodedPack other
-        && Arrays.equals(bytes, other.bytes)
+        && Arrays.equals(bytes(), other.bytes())
         && entries.equals(other.entries);
   }
 
   @Override
   public int hashCode() {
-    return 31 * Arrays.hashCode(bytes) + entries.hashCode();
+    return 31 * Arrays.hashCode(bytes()) + entries.hashCode();
   }
 
   @Override
   public String toString() {
-    return "EncodedPack[" + bytes.length + " bytes, " + entries.size() + " claims]";
+    return "EncodedPack["
+        + length()
+        + " bytes in "
+        + parts.size()
+        + " parts, "
+        + entries.size()
+        + " claims]";
   }
 }

@@ -9,7 +9,7 @@ import java.util.Objects;
  * contract and thread-safe.
  *
  * <p>The array is not copied (claims can be large): the caller hands it over and must not modify it
- * afterwards. {@link Packs#encode} copies it into the pack.
+ * afterwards. {@link Packs#encode} makes it one of the pack's parts, as it is.
  *
  * @param storedBytes the claim's bytes as stored, at least 1 byte
  * @param codec how {@code storedBytes} are compressed

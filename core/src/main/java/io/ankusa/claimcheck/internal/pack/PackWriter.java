@@ -15,37 +15,38 @@ final class PackWriter {
 
   private PackWriter() {}
 
+  /**
+   * The pack of {@code claims}: its header and index in one new array, then each claim's own stored
+   * array as it is (none copied), as the parts of {@link EncodedPack}.
+   */
   static EncodedPack encode(List<PackEntryInput> claims) {
     int count = count(Objects.requireNonNull(claims, "claims").size());
     int indexLength = count * PackFormat.ENTRY_LENGTH_V1;
-    long dataStart = PackFormat.HEADER_LENGTH + (long) indexLength;
+    int dataStart = PackFormat.HEADER_LENGTH + indexLength;
     long total = dataStart;
     for (PackEntryInput claim : claims) {
       total += Objects.requireNonNull(claim, "claim").storedBytes().length;
     }
-    byte[] first = claims.get(0).storedBytes();
-    byte[] out = new byte[checkTotal(total)];
-    // The first claim goes in before anything else is written: an array copied into right after
-    // its allocation is zeroed only outside the copy (C2), so a one-claim pack, which is what a
-    // serializer checks in, is not zeroed under its value first.
-    System.arraycopy(first, 0, out, (int) dataStart, first.length);
+    checkTotal(total);
+    byte[] head = new byte[dataStart];
+    List<byte[]> parts = new ArrayList<>(count + 1);
+    parts.add(head);
     List<PackEntry> entries = new ArrayList<>(count);
     int entryAt = PackFormat.HEADER_LENGTH;
-    int dataAt = (int) dataStart;
+    int dataAt = dataStart;
     for (int i = 0; i < count; i++) {
       PackEntryInput claim = claims.get(i);
       byte[] stored = claim.storedBytes();
       PackEntry entry =
           new PackEntry(i, dataAt, stored.length, Checksums.crc32c(stored), claim.codec());
       entries.add(entry);
-      writeEntry(out, entryAt, entry);
-      if (i > 0) {
-        System.arraycopy(stored, 0, out, dataAt, stored.length);
-      }
+      writeEntry(head, entryAt, entry);
+      parts.add(stored);
       entryAt += PackFormat.ENTRY_LENGTH_V1;
       dataAt += stored.length;
     }
-    return finish(out, entries);
+    writeHeader(head, total, entries);
+    return new EncodedPack(parts, entries);
   }
 
   /**
@@ -80,7 +81,8 @@ final class PackWriter {
       entryAt += PackFormat.ENTRY_LENGTH_V1;
       dataAt += length;
     }
-    return finish(out, entries);
+    writeHeader(out, out.length, entries);
+    return new EncodedPack(List.of(out), entries);
   }
 
   private static int count(int count) {
@@ -99,16 +101,17 @@ final class PackWriter {
     return (int) total;
   }
 
-  /** Writes the header of the pack {@code out} whose index {@code entries} already holds. */
-  private static EncodedPack finish(byte[] out, List<PackEntry> entries) {
-    int count = entries.size();
-    int indexLength = count * PackFormat.ENTRY_LENGTH_V1;
+  /**
+   * Writes the header of a pack of {@code packLength} bytes into {@code head}, which holds the
+   * index of {@code entries} already.
+   */
+  private static void writeHeader(byte[] head, long packLength, List<PackEntry> entries) {
+    int indexLength = entries.size() * PackFormat.ENTRY_LENGTH_V1;
     PackHeader header =
-        new PackHeader(PackFormat.CURRENT_VERSION, count, indexLength, out.length, 0);
-    writeHeaderFields(out, header);
-    int crc = headerCrc(header, out, PackFormat.HEADER_LENGTH);
-    Bytes.putInt(out, PackFormat.HEADER_CRC_AT, crc);
-    return new EncodedPack(out, entries);
+        new PackHeader(PackFormat.CURRENT_VERSION, entries.size(), indexLength, packLength, 0);
+    writeHeaderFields(head, header);
+    int crc = headerCrc(header, head, PackFormat.HEADER_LENGTH);
+    Bytes.putInt(head, PackFormat.HEADER_CRC_AT, crc);
   }
 
   /** Writes the header's fields before its CRC into {@code out[0, HEADER_CRC_AT)}. */

@@ -48,9 +48,18 @@ public interface ClaimStores extends AutoCloseable {
    * Writes a pack under its key only if nothing is there: the home store first, then the next ones
    * in list order, skipping stores whose breaker is open unless all are. When every store tried
    * throttled or could not answer, tries them all again after a backoff, inside {@code
-   * deadlineNanos}. Completes with the index of the store that durably took the pack.
+   * deadlineNanos}. Completes with the index of the store that durably took the pack, whose bytes
+   * are the concatenation of {@code parts} ({@link ClaimStore#putPartsIfAbsent(String, List,
+   * java.time.Duration)}: none copied into one array).
    */
-  CompletableFuture<Integer> write(String tenant, long packId, byte[] pack, long deadlineNanos);
+  CompletableFuture<Integer> write(
+      String tenant, long packId, List<byte[]> parts, long deadlineNanos);
+
+  /** {@link #write(String, long, List, long)} of a pack held in one array. */
+  default CompletableFuture<Integer> write(
+      String tenant, long packId, byte[] pack, long deadlineNanos) {
+    return write(tenant, packId, List.of(pack), deadlineNanos);
+  }
 
   /**
    * Writes a content-addressed pack whose stored copy was checked to hold exactly {@code pack}

@@ -74,8 +74,9 @@ final class FailoverStores implements ClaimStores {
   }
 
   @Override
-  public CompletableFuture<Integer> write(String tenant, long packId, byte[] pack, long deadline) {
-    return writer.write(tenant, packId, pack, deadline);
+  public CompletableFuture<Integer> write(
+      String tenant, long packId, List<byte[]> parts, long deadline) {
+    return writer.write(tenant, packId, parts, deadline);
   }
 
   @Override

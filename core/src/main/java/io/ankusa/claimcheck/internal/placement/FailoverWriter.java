@@ -51,9 +51,11 @@ final class FailoverWriter {
     this.backoff = backoff;
   }
 
-  CompletableFuture<Integer> write(String tenant, long packId, byte[] pack, long deadline) {
+  /** Writes the pack whose bytes are the concatenation of {@code parts} (none copied). */
+  CompletableFuture<Integer> write(String tenant, long packId, List<byte[]> parts, long deadline) {
     return round(
-        new Write(packId, layout.key(tenant, packId), pack, false, deadline, new LinkedHashMap<>()),
+        new Write(
+            packId, layout.key(tenant, packId), parts, false, deadline, new LinkedHashMap<>()),
         1);
   }
 
@@ -64,7 +66,13 @@ final class FailoverWriter {
    */
   CompletableFuture<Integer> rewrite(String tenant, long packId, byte[] pack, long deadline) {
     return round(
-        new Write(packId, layout.key(tenant, packId), pack, true, deadline, new LinkedHashMap<>()),
+        new Write(
+            packId,
+            layout.key(tenant, packId),
+            List.of(pack),
+            true,
+            deadline,
+            new LinkedHashMap<>()),
         1);
   }
 
@@ -107,8 +115,8 @@ final class FailoverWriter {
       Duration timeout = slot.timeout(now, w.deadline);
       put =
           w.replace
-              ? slot.store().put(w.key, w.pack, timeout)
-              : slot.store().putIfAbsent(w.key, w.pack, timeout);
+              ? slot.store().put(w.key, w.parts.get(0), timeout)
+              : slot.store().putPartsIfAbsent(w.key, w.parts, timeout);
     } catch (RuntimeException e) {
       put = CompletableFuture.failedFuture(e);
     }
@@ -226,13 +234,14 @@ final class FailoverWriter {
   }
 
   /**
-   * What one write writes, by when, and each store's latest failure (by index, in the order first
-   * tried; updated only at the end of a round, by the one thread running the write).
+   * What one write writes (the pack's parts, in order; a rewrite's pack is one part), by when, and
+   * each store's latest failure (by index, in the order first tried; updated only at the end of a
+   * round, by the one thread running the write).
    */
   private record Write(
       long packId,
       String key,
-      byte[] pack,
+      List<byte[]> parts,
       boolean replace,
       long deadline,
       Map<Integer, Failure> latest) {}

@@ -138,7 +138,7 @@ public final class CheckIns {
       try {
         int store =
             Await.await(
-                stores.write(tenant.value(), id.value(), pack.bytes(), deadline), deadline, ticker);
+                stores.write(tenant.value(), id.value(), pack.parts(), deadline), deadline, ticker);
         telemetry.checkIn(CheckInOutcome.OK, store, ticker.read() - start);
         return refs(tenant, id, pack, rawLengths, plain == null);
       } catch (StoreException e) {

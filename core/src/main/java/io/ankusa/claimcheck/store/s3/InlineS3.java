@@ -1,7 +1,12 @@
 package io.ankusa.claimcheck.store.s3;
 
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Function;
@@ -64,20 +69,35 @@ final class InlineS3 implements AutoCloseable {
   }
 
   /**
-   * One PUT of {@code bytes} (read, not copied) to {@code objectKey} on the calling thread, with
-   * {@code If-None-Match: *} unless {@code replace}, bounded by {@code timeout}.
+   * One PUT of the {@code length} bytes of {@code parts} in order (read, not copied) to {@code
+   * objectKey} on the calling thread, with {@code If-None-Match: *} unless {@code replace}, bounded
+   * by {@code timeout}.
    */
-  void put(String objectKey, byte[] bytes, boolean replace, Duration timeout) {
+  void put(String objectKey, List<byte[]> parts, long length, boolean replace, Duration timeout) {
     client()
         .putObject(
             b ->
                 b.bucket(bucket)
                     .key(objectKey)
                     .ifNoneMatch(replace ? null : "*")
-                    .contentLength((long) bytes.length)
+                    .contentLength(length)
                     .overrideConfiguration(override(timeout)),
             RequestBody.fromContentProvider(
-                () -> new ByteArrayInputStream(bytes), bytes.length, "application/octet-stream"));
+                () -> stream(parts), length, "application/octet-stream"));
+  }
+
+  /**
+   * A new stream of {@code parts} in order: each attempt of a PUT reads the body from its start.
+   */
+  private static InputStream stream(List<byte[]> parts) {
+    if (parts.size() == 1) {
+      return new ByteArrayInputStream(parts.get(0));
+    }
+    List<InputStream> each = new ArrayList<>(parts.size());
+    for (byte[] p : parts) {
+      each.add(new ByteArrayInputStream(p));
+    }
+    return new SequenceInputStream(Collections.enumeration(each));
   }
 
   private S3Client client() {

@@ -8,6 +8,7 @@ import io.ankusa.claimcheck.store.StoreException;
 import io.ankusa.claimcheck.store.StoreException.Kind;
 import io.ankusa.claimcheck.store.s3.S3Failures.Op;
 import io.ankusa.claimcheck.time.Ticker;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -98,6 +99,36 @@ final class S3ClaimStore implements ClaimStore {
   }
 
   /**
+   * One PUT whose body is the parts in order, none copied; a pack of at least the multipart
+   * threshold is concatenated and goes up as a {@link MultipartPut}, as one array would.
+   */
+  @Override
+  public CompletableFuture<Void> putPartsIfAbsent(
+      String key, List<byte[]> parts, Duration timeout) {
+    long length = 0;
+    for (byte[] p : parts) {
+      length += p.length;
+    }
+    if (parts.size() == 1 || length >= multipartThreshold) {
+      return ClaimStore.super.putPartsIfAbsent(key, parts, timeout);
+    }
+    String objectKey = objectKey(key);
+    Duration t = effectiveTimeout(timeout);
+    if (t == null) {
+      return expired(Op.PUT, key, timeout);
+    }
+    long allowed = inline != null && inline.available() ? InlineCalls.remainingNanos() : 0;
+    if (allowed >= MIN_INLINE_NANOS) {
+      return inlinePut(objectKey, key, parts, length, false, bound(t, allowed));
+    }
+    ByteBuffer[] body = new ByteBuffer[parts.size()];
+    for (int i = 0; i < body.length; i++) {
+      body[i] = ByteBuffer.wrap(parts.get(i));
+    }
+    return asyncPut(objectKey, key, AsyncRequestBody.fromByteBuffersUnsafe(body), length, false, t);
+  }
+
+  /**
    * A PUT without {@code If-None-Match}: S3 replaces an object atomically (a GET sees the old or
    * the new one, whole) and lists it with the PUT's time — or, for a multipart upload, its start.
    */
@@ -123,17 +154,29 @@ final class S3ClaimStore implements ClaimStore {
     }
     long allowed = inline != null && inline.available() ? InlineCalls.remainingNanos() : 0;
     if (allowed >= MIN_INLINE_NANOS) {
-      return inlinePut(objectKey, key, bytes, replace, bound(t, allowed));
+      return inlinePut(objectKey, key, List.of(bytes), bytes.length, replace, bound(t, allowed));
     }
+    return asyncPut(
+        objectKey, key, AsyncRequestBody.fromBytesUnsafe(bytes), bytes.length, replace, t);
+  }
+
+  /** One PUT of {@code body} ({@code length} bytes) through the asynchronous client. */
+  private CompletableFuture<Void> asyncPut(
+      String objectKey,
+      String key,
+      AsyncRequestBody body,
+      long length,
+      boolean replace,
+      Duration t) {
     return complete(
         client.putObject(
             b ->
                 b.bucket(bucket)
                     .key(objectKey)
                     .ifNoneMatch(replace ? null : "*")
-                    .contentLength((long) bytes.length)
+                    .contentLength(length)
                     .overrideConfiguration(override(t)),
-            AsyncRequestBody.fromBytesUnsafe(bytes)),
+            body),
         Op.PUT,
         key,
         r -> null);
@@ -229,9 +272,9 @@ final class S3ClaimStore implements ClaimStore {
   }
 
   private CompletableFuture<Void> inlinePut(
-      String objectKey, String key, byte[] bytes, boolean replace, Duration t) {
+      String objectKey, String key, List<byte[]> parts, long length, boolean replace, Duration t) {
     try {
-      inline.put(objectKey, bytes, replace, t);
+      inline.put(objectKey, parts, length, replace, t);
       return CompletableFuture.completedFuture(null);
     } catch (RuntimeException | Error failure) {
       return CompletableFuture.failedFuture(S3Failures.outcome(failure, Op.PUT, description, key));

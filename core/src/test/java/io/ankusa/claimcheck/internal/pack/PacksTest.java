@@ -54,6 +54,27 @@ class PacksTest {
   }
 
   @Test
+  void aPackIsItsHeadThenEachClaimsOwnArrayUncopied() {
+    byte[] first = "first claim".getBytes(StandardCharsets.US_ASCII);
+    byte[] second = new byte[70_000];
+    new Random(2).nextBytes(second);
+    EncodedPack pack =
+        Packs.encode(
+            List.of(new PackEntryInput(first, Codec.NONE), new PackEntryInput(second, Codec.ZSTD)));
+    assertThat(pack.parts()).hasSize(3);
+    assertThat(pack.parts().get(0)).hasSize(PackFormat.HEADER_LENGTH + 2 * 17);
+    assertThat(pack.parts().get(1)).isSameAs(first);
+    assertThat(pack.parts().get(2)).isSameAs(second);
+    byte[] whole = pack.bytes();
+    assertThat(pack.length()).isEqualTo(whole.length);
+    assertThat(PackReader.parseIndex(whole)).isEqualTo(pack.entries());
+    for (PackEntry e : pack.entries()) {
+      byte[] claim = Arrays.copyOfRange(whole, (int) e.offset(), (int) e.offset() + e.length());
+      assertThat(claim).isEqualTo(e.index() == 0 ? first : second);
+    }
+  }
+
+  @Test
   void aOneClaimPackCostsFortyTwoBytes() {
     byte[] claim = new byte[1000];
     new Random(1).nextBytes(claim);

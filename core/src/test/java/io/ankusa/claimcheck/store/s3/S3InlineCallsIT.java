@@ -195,6 +195,26 @@ class S3InlineCallsIT {
   }
 
   @Test
+  void aPutOfPartsRunsOnTheCallingThreadAsOneRequestOfTheirConcatenation() {
+    byte[] head = "a pack's head | ".getBytes(StandardCharsets.UTF_8);
+    byte[] claim = "a claim's own array".getBytes(StandardCharsets.UTF_8);
+    CompletableFuture<Void> f =
+        inline(() -> store.putPartsIfAbsent("parts", List.of(head, claim), T));
+    assertThat(f).isCompleted(); // no hand-off: the PUT ran on this thread
+    f.join();
+    assertThat(proxy.requestCount("PUT")).isEqualTo(1);
+    assertThat(store.getRange("parts", 0, 100, T).join())
+        .isEqualTo("a pack's head | a claim's own array".getBytes(StandardCharsets.UTF_8));
+    assertThat(failure(inline(() -> store.putPartsIfAbsent("parts", List.of(claim), T))).kind())
+        .isEqualTo(Kind.ALREADY_EXISTS);
+    proxy.throttle503SlowDown(Duration.ofSeconds(2));
+    StoreException put =
+        failure(inline(() -> store.putPartsIfAbsent("parts-2", List.of(head, claim), T)));
+    assertThat(put.kind()).isEqualTo(Kind.THROTTLED);
+    assertThat(proxy.requestCount("PUT")).isEqualTo(3); // one each: the SDK did not retry
+  }
+
+  @Test
   void inlinePutsNeverReplaceAndRacingWritersHaveExactlyOneWinner() throws Exception {
     assertThat(inline(() -> store.putIfAbsent("once", BYTES, T))).isCompleted();
     assertThat(failure(inline(() -> store.putIfAbsent("once", BYTES, T))).kind())
