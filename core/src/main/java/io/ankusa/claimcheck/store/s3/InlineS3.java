@@ -1,5 +1,6 @@
 package io.ankusa.claimcheck.store.s3;
 
+import io.ankusa.claimcheck.time.Ticker;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -8,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Function;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -26,10 +26,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  * the asynchronous client's are. If the client cannot be built, {@link #available()} turns false
  * and the store keeps to its asynchronous client.
  *
- * <p>The call timeout is armed on a timer of this store's own ({@link #timer}): one thread that
- * drops a timeout as soon as its call ends. The SDK's default timer (five threads) keeps every
- * cancelled timeout queued until it would have fired, and its threads wake for each: a lone client
- * GETting small claims woke them about four times per GET, for nothing.
+ * <p>The call timeout is armed on a timer of this store's own ({@link #timer}, a {@link
+ * LazyTimer}): one thread that drops a timeout as soon as its call ends and is not woken for one
+ * due after the time it sleeps until. The SDK's default timer (five threads) keeps every cancelled
+ * timeout queued until it would have fired, and its threads wake for each: a lone client GETting
+ * small claims woke them about four times per GET, for nothing; a plain scheduled executor still
+ * woke its thread once per call.
  */
 final class InlineS3 implements AutoCloseable {
 
@@ -37,7 +39,7 @@ final class InlineS3 implements AutoCloseable {
   private final String bucket;
   private final Object lock = new Object();
   private volatile S3Client client;
-  private ScheduledThreadPoolExecutor timer;
+  private LazyTimer timer;
   private volatile boolean failed;
   private volatile boolean closed;
 
@@ -123,27 +125,15 @@ final class InlineS3 implements AutoCloseable {
     }
   }
 
-  /**
-   * The timer of the call timeouts: one daemon thread, a timeout removed when its call ends (so
-   * none waits in the queue, and no thread wakes for it).
-   */
-  static ScheduledThreadPoolExecutor timer() {
-    ScheduledThreadPoolExecutor t =
-        new ScheduledThreadPoolExecutor(
-            1,
-            r -> {
-              Thread th = new Thread(r, "claimcheck-s3-inline-timer");
-              th.setDaemon(true);
-              return th;
-            });
-    t.setRemoveOnCancelPolicy(true);
-    return t;
+  /** The timer of the call timeouts ({@link LazyTimer}: no wake-up per call). */
+  static LazyTimer timer() {
+    return new LazyTimer("claimcheck-s3-inline-timer", Ticker.system());
   }
 
   /** How many call timeouts are armed now (0 once every call ended): for tests. */
   int armedTimeouts() {
     synchronized (lock) {
-      return timer == null ? 0 : timer.getQueue().size();
+      return timer == null ? 0 : timer.pending();
     }
   }
 
