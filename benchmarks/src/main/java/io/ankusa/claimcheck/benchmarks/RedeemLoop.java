@@ -17,8 +17,10 @@ import java.util.Random;
  * One thread redeeming the same N claims over and over through the facade's blocking redeem (the
  * drop-in deserializer's path), S3Proxy in this JVM on loopback, the cache off: every 5 s the MiB/s
  * and the redeeming thread's own CPU per MiB; for a profiler to attach to a steady state ({@code
- * perf record -p PID} once it prints {@code READY}). Args: {@code size count none|local seconds};
- * {@code local} encrypts under a fresh {@code local:} key. Not thread-safe.
+ * perf record -p PID} once it prints {@code READY}). Args: {@code size count none|local seconds
+ * [redeem|checkin]}; {@code local} encrypts under a fresh {@code local:} key; {@code checkin} loops
+ * the facade's check-in of the same values instead (the drop-in serializer's path; S3Proxy keeps
+ * every object in this JVM's heap, so keep such runs short). Not thread-safe.
  */
 public final class RedeemLoop {
 
@@ -31,6 +33,7 @@ public final class RedeemLoop {
     int count = Integer.parseInt(args[1]);
     String kek = args[2];
     long seconds = Long.parseLong(args[3]);
+    boolean checkIns = args.length > 4 && args[4].equals("checkin");
     EmbeddedS3 s3 = EmbeddedS3.start();
     s3.createBucket("loop");
     Map<String, Object> m = s3.claimCheckConfig("s3://loop/p");
@@ -43,10 +46,12 @@ public final class RedeemLoop {
     }
     try (ClaimCheck cc = ClaimCheck.open(m)) {
       List<ClaimRef> refs = new ArrayList<>();
+      List<byte[]> values = new ArrayList<>();
       Random r = new Random(1);
       for (int i = 0; i < count; i++) {
         byte[] v = new byte[size];
         r.nextBytes(v);
+        values.add(v);
         refs.add(cc.checkIn(v));
       }
       ThreadMXBean cpu = (ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -60,6 +65,11 @@ public final class RedeemLoop {
         long c0 = cpu.getThreadCpuTime(tid);
         long bytes = 0;
         while (System.nanoTime() - t0 < FIVE_SECONDS) {
+          if (checkIns) {
+            check += cc.checkIn(values.get(next++ % count)).length();
+            bytes += size;
+            continue;
+          }
           byte[] v =
               cc.redeemBlocking(refs.get(next++ % count), cc.ticker().read() + 30 * 1_000_000_000L);
           check += v[v.length - 1];
@@ -67,8 +77,9 @@ public final class RedeemLoop {
         }
         double mib = bytes / 1048576.0;
         System.out.printf(
-            "%s %d B: %.0f MiB/s, redeeming thread CPU %.3f ms/MiB%n",
+            "%s %s %d B: %.0f MiB/s, calling thread CPU %.3f ms/MiB%n",
             kek,
+            checkIns ? "checkin" : "redeem",
             size,
             mib / ((System.nanoTime() - t0) / 1e9),
             (cpu.getThreadCpuTime(tid) - c0) / 1e6 / mib);
