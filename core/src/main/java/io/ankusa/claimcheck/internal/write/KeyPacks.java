@@ -106,14 +106,13 @@ final class KeyPacks {
    * io.ankusa.claimcheck.store.SweepLock} describes; two stats per reuse).
    */
   void refresh(PackId id, EncodedPack pack, long deadline) {
+    byte[] bytes = pack.bytes(); // joined once: a replacing put takes one array
     try {
       int store =
           Await.await(
-              stores.rewrite(tenant.value(), id.value(), pack.bytes(), deadline), deadline, ticker);
+              stores.rewrite(tenant.value(), id.value(), bytes, deadline), deadline, ticker);
       Await.await(
-          stores.settle(store, tenant.value(), id.value(), pack.bytes(), deadline),
-          deadline,
-          ticker);
+          stores.settle(store, tenant.value(), id.value(), bytes, deadline), deadline, ticker);
     } catch (StoreException e) {
       throw new Failure(
           Reason.UNAVAILABLE,
