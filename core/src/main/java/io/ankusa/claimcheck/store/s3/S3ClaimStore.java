@@ -95,37 +95,14 @@ final class S3ClaimStore implements ClaimStore {
 
   @Override
   public CompletableFuture<Void> putIfAbsent(String key, byte[] bytes, Duration timeout) {
-    return put(key, bytes, timeout, false);
+    return put(key, List.of(Objects.requireNonNull(bytes, "bytes")), timeout, false);
   }
 
-  /**
-   * One PUT whose body is the parts in order, none copied; a pack of at least the multipart
-   * threshold is concatenated and goes up as a {@link MultipartPut}, as one array would.
-   */
+  /** One PUT whose body is the parts in order, none copied below the multipart threshold. */
   @Override
   public CompletableFuture<Void> putPartsIfAbsent(
       String key, List<byte[]> parts, Duration timeout) {
-    long length = 0;
-    for (byte[] p : parts) {
-      length += p.length;
-    }
-    if (parts.size() == 1 || length >= multipartThreshold) {
-      return ClaimStore.super.putPartsIfAbsent(key, parts, timeout);
-    }
-    String objectKey = objectKey(key);
-    Duration t = effectiveTimeout(timeout);
-    if (t == null) {
-      return expired(Op.PUT, key, timeout);
-    }
-    long allowed = inline != null && inline.available() ? InlineCalls.remainingNanos() : 0;
-    if (allowed >= MIN_INLINE_NANOS) {
-      return inlinePut(objectKey, key, parts, length, false, bound(t, allowed));
-    }
-    ByteBuffer[] body = new ByteBuffer[parts.size()];
-    for (int i = 0; i < body.length; i++) {
-      body[i] = ByteBuffer.wrap(parts.get(i));
-    }
-    return asyncPut(objectKey, key, AsyncRequestBody.fromByteBuffersUnsafe(body), length, false, t);
+    return put(key, parts, timeout, false);
   }
 
   /**
@@ -134,19 +111,32 @@ final class S3ClaimStore implements ClaimStore {
    */
   @Override
   public CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout) {
-    return put(key, bytes, timeout, true);
+    return put(key, List.of(Objects.requireNonNull(bytes, "bytes")), timeout, true);
   }
 
-  private CompletableFuture<Void> put(String key, byte[] bytes, Duration timeout, boolean replace) {
-    Objects.requireNonNull(bytes, "bytes");
+  /**
+   * One PUT of the concatenation of {@code parts}, with {@code If-None-Match: *} unless {@code
+   * replace}: on the calling thread when it allows it, else through the asynchronous client; an
+   * object of at least the multipart threshold goes up (joined first, if in parts) as a {@link
+   * MultipartPut}.
+   */
+  private CompletableFuture<Void> put(
+      String key, List<byte[]> parts, Duration timeout, boolean replace) {
+    long length = 0;
+    for (byte[] p : parts) {
+      length += p.length;
+    }
     String objectKey = objectKey(key);
     Duration t = effectiveTimeout(timeout);
     if (t == null) {
       return expired(Op.PUT, key, timeout);
     }
-    if (bytes.length >= multipartThreshold) {
+    if (length >= multipartThreshold) {
+      if (parts.size() > 1) { // only a put-if-absent comes in parts: joined, it comes back here
+        return ClaimStore.super.putPartsIfAbsent(key, parts, timeout);
+      }
       return complete(
-          new MultipartPut(client, bucket, objectKey, bytes, partSize, override(t), replace)
+          new MultipartPut(client, bucket, objectKey, parts.get(0), partSize, override(t), replace)
               .run(t.toNanos()),
           Op.PUT,
           key,
@@ -154,10 +144,14 @@ final class S3ClaimStore implements ClaimStore {
     }
     long allowed = inline != null && inline.available() ? InlineCalls.remainingNanos() : 0;
     if (allowed >= MIN_INLINE_NANOS) {
-      return inlinePut(objectKey, key, List.of(bytes), bytes.length, replace, bound(t, allowed));
+      return inlinePut(objectKey, key, parts, length, replace, bound(t, allowed));
+    }
+    ByteBuffer[] body = new ByteBuffer[parts.size()];
+    for (int i = 0; i < body.length; i++) {
+      body[i] = ByteBuffer.wrap(parts.get(i));
     }
     return asyncPut(
-        objectKey, key, AsyncRequestBody.fromBytesUnsafe(bytes), bytes.length, replace, t);
+        objectKey, key, AsyncRequestBody.fromByteBuffersUnsafe(body), length, replace, t);
   }
 
   /** One PUT of {@code body} ({@code length} bytes) through the asynchronous client. */
