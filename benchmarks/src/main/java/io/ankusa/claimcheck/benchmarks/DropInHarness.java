@@ -32,7 +32,6 @@ import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
@@ -594,15 +593,7 @@ public final class DropInHarness {
   }
 
   private S3Client sync() {
-    return S3Client.builder()
-        .httpClient(Apache5HttpClient.builder().maxConnections(128).build())
-        .endpointOverride(endpoint)
-        .region(Region.of(s3.region()))
-        .forcePathStyle(true)
-        .credentialsProvider(credentials())
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-        .build();
+    return RawClients.sync(s3, endpoint);
   }
 
   private StaticCredentialsProvider credentials() {

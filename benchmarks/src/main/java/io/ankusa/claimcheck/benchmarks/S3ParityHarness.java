@@ -31,7 +31,6 @@ import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.http.async.SdkAsyncHttpClient;
 import software.amazon.awssdk.http.crt.AwsCrtAsyncHttpClient;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
@@ -118,16 +117,7 @@ public final class S3ParityHarness {
         .forEach(k -> config.put(k, System.getProperty(k)));
     netty = async(NettyNioAsyncHttpClient.builder().maxConcurrency(128).build());
     crt = async(AwsCrtAsyncHttpClient.builder().maxConcurrency(128).build());
-    apache =
-        S3Client.builder()
-            .httpClient(Apache5HttpClient.builder().maxConnections(128).build())
-            .endpointOverride(s3.endpoint())
-            .region(Region.of(s3.region()))
-            .forcePathStyle(true)
-            .credentialsProvider(credentials())
-            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-            .build();
+    apache = RawClients.sync(s3, s3.endpoint());
   }
 
   private String extraKeys() {

@@ -5,24 +5,19 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
-import software.amazon.awssdk.http.apache5.Apache5HttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * What the two request shapes our S3 store uses cost against the plain ones a raw client sends, on
  * the same server: a PUT with {@code If-None-Match: *} (our put-if-absent) against a plain PUT, and
  * a ranged GET (our reads of one claim of a pack) against a whole-object GET; one thread, the sync
- * SDK client of {@code DropInHarness}'s {@code raw-sync}, S3Proxy in this JVM. Each pair runs A B B
- * A per round after one warm-up round; prints each leg's mean µs per call and the medians. Args:
- * {@code sizes(comma-separated bytes) secondsPerLeg rounds}. Not thread-safe.
+ * SDK client of {@code DropInHarness}'s {@code raw-sync} ({@link RawClients#sync}), S3Proxy in this
+ * JVM. Each pair runs A B B A per round after one warm-up round; prints each leg's mean µs per call
+ * and the medians. Args: {@code sizes(comma-separated bytes) secondsPerLeg rounds}. Not
+ * thread-safe.
  */
 public final class S3RequestCost {
 
@@ -36,18 +31,7 @@ public final class S3RequestCost {
     long legNanos = (long) (Double.parseDouble(args[1]) * 1e9);
     int rounds = Integer.parseInt(args[2]);
     try (EmbeddedS3 s3 = EmbeddedS3.start();
-        S3Client client =
-            S3Client.builder()
-                .httpClient(Apache5HttpClient.builder().maxConnections(16).build())
-                .endpointOverride(s3.endpoint())
-                .region(Region.of(s3.region()))
-                .forcePathStyle(true)
-                .credentialsProvider(
-                    StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(s3.accessKey(), s3.secretKey())))
-                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                .build()) {
+        S3Client client = RawClients.sync(s3, s3.endpoint())) {
       s3.createBucket(BUCKET);
       for (int size : sizes) {
         byte[] value = new byte[size + HEADER];
