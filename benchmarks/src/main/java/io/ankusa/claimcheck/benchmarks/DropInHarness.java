@@ -21,8 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -58,11 +57,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * JIT compiling through the measured rounds), then {@code rounds} rounds in balanced order
  * (forward, reversed, forward, …: A B | A B, B A, A B); a ratio is taken within a round and the
  * median of rounds is reported. With T threads each phase is T threads, each with its own fresh
- * serializer/deserializer over every T-th value, timed by the phase's wall clock. Client CPU per
- * MiB: every thread's CPU but S3Proxy's, the JIT's and the GC's ({@link ThreadCpu}), over the
- * phase; the S3 server's (S3Proxy's threads) beside it, the work our requests cost a server that,
- * on this rig, shares the client's cores. Objects are deleted after every pass (S3Proxy keeps them
- * in memory).
+ * serializer/deserializer over every T-th value, timed by the phase's wall clock from the moment
+ * every thread's serde is configured to the last call's end: opening and closing a serde stay
+ * outside, as building a raw client does (each round's line shows, in brackets, the milliseconds
+ * they took with starting the threads). Client CPU per MiB: every thread's CPU but S3Proxy's, the
+ * JIT's and the GC's ({@link ThreadCpu}), over the phase; the S3 server's (S3Proxy's threads)
+ * beside it, the work our requests cost a server that, on this rig, shares the client's cores.
+ * Objects are deleted after every pass (S3Proxy keeps them in memory).
  *
  * <pre>
  *   java -Xms4g -Xmx4g -cp benchmarks/target/benchmarks.jar \
@@ -92,11 +93,14 @@ public final class DropInHarness {
   private interface Candidate {
     String name();
 
-    /** Runs the serialize phase's slice {@code from, from + step, …}; returns call nanos. */
-    long serialize(int from, int step) throws Exception;
+    /**
+     * Runs the serialize phase's slice {@code from, from + step, …}, its calls between {@code
+     * ready} and {@code done} (opening and closing a serde outside them); returns call nanos.
+     */
+    long serialize(int from, int step, CyclicBarrier ready, CyclicBarrier done) throws Exception;
 
-    /** Runs the deserialize phase's slice; returns call nanos. */
-    long deserialize(int from, int step) throws Exception;
+    /** Runs the deserialize phase's slice, as {@link #serialize}; returns call nanos. */
+    long deserialize(int from, int step, CyclicBarrier ready, CyclicBarrier done) throws Exception;
 
     default void before() {}
 
@@ -209,9 +213,10 @@ public final class DropInHarness {
         if (round > 0) {
           rows.get(c.name()).add(f);
         }
-        line.append(String.format(" %s %.0f/%.0f", c.name(), f[0], f[1]));
+        line.append(String.format(" %s %.0f/%.0f [%.0f/%.0f]", c.name(), f[0], f[1], f[6], f[7]));
       }
-      System.out.println(line + "  (MiB/s deserialize/serialize)");
+      System.out.println(
+          line + "  (MiB/s deserialize/serialize [ms opening, closing, starting threads])");
     }
     report(label, rows, rounds);
     encryptionRatios(label, rows.get("ours"), rows.get("ours-enc"));
@@ -236,7 +241,7 @@ public final class DropInHarness {
 
   /**
    * One pass: {MiB/s deser, MiB/s ser, client CPU ms/MiB deser, client CPU ms/MiB ser, S3 server
-   * CPU ms/MiB deser, S3 server CPU ms/MiB ser}.
+   * CPU ms/MiB deser, S3 server CPU ms/MiB ser, ms outside the window deser, the same ser}.
    */
   private double[] pass(Candidate c, int size, int n, int threads) throws Exception {
     pass++;
@@ -251,7 +256,9 @@ public final class DropInHarness {
         deser[1] / 1e6 / mib,
         ser[1] / 1e6 / mib,
         deser[2] / 1e6 / mib,
-        ser[2] / 1e6 / mib
+        ser[2] / 1e6 / mib,
+        deser[3] / 1e6,
+        ser[3] / 1e6
       };
     } finally {
       c.after();
@@ -260,18 +267,42 @@ public final class DropInHarness {
   }
 
   private interface Slice {
-    long run(int from, int step) throws Exception;
+    long run(int from, int step, CyclicBarrier ready, CyclicBarrier done) throws Exception;
   }
 
+  /**
+   * Runs one phase on {@code threads} threads; returns {nanos, client CPU nanos, S3 server CPU
+   * nanos, nanos spent opening and closing serdes outside the window}. The window opens when every
+   * thread is ready to call (its serde configured) and closes when the last one has made its last
+   * call, before any serde closes: a library's open and close count no more than the raw loops'
+   * client, which {@link Candidate#before} builds. With one thread, nanos are the calls' own.
+   */
   private static long[] phase(int threads, Slice slice) throws Exception {
-    ThreadCpu cpu = ThreadCpu.start();
+    // Barrier actions run on the thread that trips the barrier; the barrier orders them before
+    // every other thread's return from await, so the window's state needs no other guard.
+    long[] window = new long[2];
+    ThreadCpu[] cpu = new ThreadCpu[1];
+    ThreadCpu.Split[] split = new ThreadCpu.Split[1];
+    CyclicBarrier ready =
+        new CyclicBarrier(
+            threads,
+            () -> {
+              cpu[0] = ThreadCpu.start();
+              window[0] = System.nanoTime();
+            });
+    CyclicBarrier done =
+        new CyclicBarrier(
+            threads,
+            () -> {
+              window[1] = System.nanoTime();
+              split[0] = cpu[0].stop();
+            });
+    long outerStart = System.nanoTime();
     long nanos;
     if (threads == 1) {
-      nanos = slice.run(0, 1);
+      nanos = slice.run(0, 1, ready, done);
     } else {
-      CountDownLatch go = new CountDownLatch(1);
       AtomicReference<Throwable> failed = new AtomicReference<>();
-      AtomicLong ignored = new AtomicLong();
       List<Thread> ts = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int from = t;
@@ -279,28 +310,27 @@ public final class DropInHarness {
             new Thread(
                 () -> {
                   try {
-                    go.await();
-                    ignored.addAndGet(slice.run(from, threads));
+                    slice.run(from, threads, ready, done);
                   } catch (Throwable e) {
                     failed.compareAndSet(null, e);
+                    ready.reset();
+                    done.reset();
                   }
                 },
                 "dropin-" + t);
         ts.add(th);
         th.start();
       }
-      long start = System.nanoTime();
-      go.countDown();
       for (Thread th : ts) {
         th.join();
       }
-      nanos = System.nanoTime() - start;
       if (failed.get() != null) {
         throw new IllegalStateException("a phase thread failed", failed.get());
       }
+      nanos = window[1] - window[0];
     }
-    ThreadCpu.Split split = cpu.stop();
-    return new long[] {nanos, split.client(), split.of(ThreadCpu.Group.S3_SERVER)};
+    long outside = System.nanoTime() - outerStart - (window[1] - window[0]);
+    return new long[] {nanos, split[0].client(), split[0].of(ThreadCpu.Group.S3_SERVER), outside};
   }
 
   private void report(String label, Map<String, List<double[]>> rows, int rounds) {
@@ -415,15 +445,31 @@ public final class DropInHarness {
       }
 
       @Override
-      public long serialize(int from, int step) {
+      public long serialize(int from, int step, CyclicBarrier ready, CyclicBarrier done) {
         return SerdeDriver.serialize(
-            ClaimCheckSerializer.class.getName(), config, TOPIC, values, records, from, step);
+            ClaimCheckSerializer.class.getName(),
+            config,
+            TOPIC,
+            values,
+            records,
+            from,
+            step,
+            ready,
+            done);
       }
 
       @Override
-      public long deserialize(int from, int step) {
+      public long deserialize(int from, int step, CyclicBarrier ready, CyclicBarrier done) {
         return SerdeDriver.deserialize(
-            ClaimCheckDeserializer.class.getName(), config, TOPIC, records, sha, from, step);
+            ClaimCheckDeserializer.class.getName(),
+            config,
+            TOPIC,
+            records,
+            sha,
+            from,
+            step,
+            ready,
+            done);
       }
     };
   }
@@ -463,15 +509,37 @@ public final class DropInHarness {
       }
 
       @Override
-      public long serialize(int from, int step) throws Exception {
+      public long serialize(int from, int step, CyclicBarrier ready, CyclicBarrier done)
+          throws Exception {
         return (long)
-            invoke(ser, PeerRig.PEER_SERIALIZER, config, TOPIC, values, records, from, step);
+            invoke(
+                ser,
+                PeerRig.PEER_SERIALIZER,
+                config,
+                TOPIC,
+                values,
+                records,
+                from,
+                step,
+                ready,
+                done);
       }
 
       @Override
-      public long deserialize(int from, int step) throws Exception {
+      public long deserialize(int from, int step, CyclicBarrier ready, CyclicBarrier done)
+          throws Exception {
         return (long)
-            invoke(deser, PeerRig.PEER_DESERIALIZER, config, TOPIC, records, sha, from, step);
+            invoke(
+                deser,
+                PeerRig.PEER_DESERIALIZER,
+                config,
+                TOPIC,
+                records,
+                sha,
+                from,
+                step,
+                ready,
+                done);
       }
     };
   }
@@ -496,7 +564,8 @@ public final class DropInHarness {
       }
 
       @Override
-      public long serialize(int from, int step) {
+      public long serialize(int from, int step, CyclicBarrier ready, CyclicBarrier done) {
+        SerdeDriver.await(ready);
         long took = 0;
         for (int i = from; i < values.length; i += step) {
           String key = "raw/" + pass + "/" + i;
@@ -505,11 +574,13 @@ public final class DropInHarness {
           client.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromBytes(v));
           took += System.nanoTime() - t0;
         }
+        SerdeDriver.await(done);
         return took;
       }
 
       @Override
-      public long deserialize(int from, int step) {
+      public long deserialize(int from, int step, CyclicBarrier ready, CyclicBarrier done) {
+        SerdeDriver.await(ready);
         long took = 0;
         for (int i = from; i < values.length; i += step) {
           String key = "raw/" + pass + "/" + i;
@@ -521,6 +592,7 @@ public final class DropInHarness {
           took += System.nanoTime() - t0;
           check(i, v);
         }
+        SerdeDriver.await(done);
         return took;
       }
     };
@@ -555,7 +627,8 @@ public final class DropInHarness {
       }
 
       @Override
-      public long serialize(int from, int step) {
+      public long serialize(int from, int step, CyclicBarrier ready, CyclicBarrier done) {
+        SerdeDriver.await(ready);
         long took = 0;
         for (int i = from; i < values.length; i += step) {
           String key = "raw/" + pass + "/" + i;
@@ -564,11 +637,13 @@ public final class DropInHarness {
           client.putObject(b -> b.bucket(BUCKET).key(key), AsyncRequestBody.fromBytes(v)).join();
           took += System.nanoTime() - t0;
         }
+        SerdeDriver.await(done);
         return took;
       }
 
       @Override
-      public long deserialize(int from, int step) {
+      public long deserialize(int from, int step, CyclicBarrier ready, CyclicBarrier done) {
+        SerdeDriver.await(ready);
         long took = 0;
         for (int i = from; i < values.length; i += step) {
           String key = "raw/" + pass + "/" + i;
@@ -581,6 +656,7 @@ public final class DropInHarness {
           took += System.nanoTime() - t0;
           check(i, v);
         }
+        SerdeDriver.await(done);
         return took;
       }
     };

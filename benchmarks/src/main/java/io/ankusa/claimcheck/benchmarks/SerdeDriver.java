@@ -8,6 +8,8 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -20,7 +22,11 @@ import org.apache.kafka.common.serialization.Serializer;
  * Object}).
  *
  * <p>Only the calls are timed: {@code serialize} and {@code deserialize}, one value at a time, in
- * order; the SHA-256 of each value after its call, compared with the expected one, is not.
+ * order; the SHA-256 of each value after its call, compared with the expected one, is not. Opening
+ * and closing the serde are outside the phase: a loop waits on {@code ready} once its serde is
+ * configured and on {@code done} after its last call, before closing it, so a harness running
+ * several loops at once times the phase from one barrier to the other, as it does a raw client's
+ * loop, whose client is built before the phase.
  */
 public final class SerdeDriver {
 
@@ -39,10 +45,13 @@ public final class SerdeDriver {
       byte[][] values,
       Object[] out,
       int from,
-      int step) {
+      int step,
+      CyclicBarrier ready,
+      CyclicBarrier done) {
     ClassLoader before = enter();
     try (Serializer<byte[]> s = (Serializer<byte[]>) instance(serializerClass)) {
       s.configure(config, false);
+      await(ready);
       long took = 0;
       for (int i = from; i < values.length; i += step) {
         Headers h = new SimpleHeaders();
@@ -51,6 +60,7 @@ public final class SerdeDriver {
         took += System.nanoTime() - t0;
         out[i] = new Object[] {h, b};
       }
+      await(done);
       return took;
     } finally {
       Thread.currentThread().setContextClassLoader(before);
@@ -73,11 +83,14 @@ public final class SerdeDriver {
       Object[] records,
       byte[][] sha256,
       int from,
-      int step) {
+      int step,
+      CyclicBarrier ready,
+      CyclicBarrier done) {
     ClassLoader before = enter();
     try (Deserializer<byte[]> d = (Deserializer<byte[]>) instance(deserializerClass)) {
       d.configure(config, false);
       MessageDigest sha = sha256();
+      await(ready);
       long took = 0;
       for (int i = from; i < records.length; i += step) {
         Object[] r = (Object[]) records[i];
@@ -88,9 +101,25 @@ public final class SerdeDriver {
           throw new AssertionError(deserializerClass + ": WRONG BYTES for record " + i);
         }
       }
+      await(done);
       return took;
     } finally {
       Thread.currentThread().setContextClassLoader(before);
+    }
+  }
+
+  /**
+   * Waits until every loop of the phase reaches {@code barrier}; a broken barrier (another loop
+   * failed) or an interrupt ends this loop too, the interrupt flag restored.
+   */
+  public static void await(CyclicBarrier barrier) {
+    try {
+      barrier.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted at a phase barrier", e);
+    } catch (BrokenBarrierException e) {
+      throw new IllegalStateException("another loop of the phase failed", e);
     }
   }
 
