@@ -33,11 +33,12 @@ import java.util.Random;
  * </ol>
  *
  * <p>Each round runs the variants in a rotated order; the young generation is touched once first
- * ({@link HeapWarmUp}), then an untimed warm-up (50 records) of each. Ratios are peer time over our
- * time (above 1: we are faster); <i>end to end</i> is the peer's produce + consume time over ours
- * with the drop-in serde on both sides (our serializer, our deserializer inside the consumer: no
- * prefetch), the issue's end-to-end figure. The peer runs on the Kafka clients it links against, in
- * its own class loader ({@link PeerClassLoader}): it cannot run on this JVM's kafka-clients 4.4.
+ * ({@link HeapWarmUp}), then untimed full rounds ({@code -Dpeer.warmups=N}, default 2). Ratios are
+ * peer time over our time (above 1: we are faster); <i>end to end</i> is the peer's produce +
+ * consume time over ours with the drop-in serde on both sides (our serializer, our deserializer
+ * inside the consumer: no prefetch), the issue's end-to-end figure. The peer runs on the Kafka
+ * clients it links against, in its own class loader ({@link PeerClassLoader}): it cannot run on
+ * this JVM's kafka-clients 4.4.
  *
  * <pre>
  *   mvn -B -pl benchmarks -am package -DskipTests
@@ -49,6 +50,9 @@ import java.util.Random;
 public final class PeerHarness {
 
   private static final int OUR_DEFAULT_THRESHOLD = 256 << 10;
+
+  /** Untimed full rounds before the measured ones unless {@code -Dpeer.warmups} says otherwise. */
+  private static final int DEFAULT_WARMUPS = 2;
 
   private final int records;
   private final PeerRig rig;
@@ -144,17 +148,36 @@ public final class PeerHarness {
       System.out.println(line("round " + round, f));
     }
     System.out.println(line("median", median(figures)));
+    double[] e2e = figures.stream().mapToDouble(f -> (f[0] + f[2]) / (f[1] + f[3])).toArray();
+    double[] sorted = e2e.clone();
+    Arrays.sort(sorted);
+    int mid = sorted.length / 2;
+    System.out.printf(
+        "end to end, drop-in serde both sides, per round: median %.2fx (%s)%n",
+        sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2,
+        Arrays.stream(e2e)
+            .mapToObj(r -> String.format("%.2f", r))
+            .collect(java.util.stream.Collectors.joining(" ")));
     outage(outageRecords);
   }
 
+  /**
+   * Untimed full rounds ({@code -Dpeer.warmups}, default {@value #DEFAULT_WARMUPS}), each printed:
+   * on 2 cores the JIT still compiles the broker's, S3Proxy's and the SDK's code for minutes, and a
+   * round's times kept falling through five rounds after a 50-record warm-up.
+   */
   private void warmUp() {
-    int n = Math.min(records, 50);
-    String pt = rig.topic("peer-warmup");
-    String ot = rig.topic("ours-warmup");
-    rig.send(PeerRig.Lib.PEER, pt, n).requireAll();
-    rig.send(PeerRig.Lib.OURS, ot, n).requireAll();
-    for (PeerRig.Reader v : PeerRig.Reader.values()) {
-      rig.consume(v, v == PeerRig.Reader.PEER ? pt : ot, n, true);
+    int passes = Integer.getInteger("peer.warmups", DEFAULT_WARMUPS);
+    for (int pass = 1; pass <= passes; pass++) {
+      String pt = rig.topic("peer-warmup" + pass);
+      String ot = rig.topic("ours-warmup" + pass);
+      double[] f = new double[5];
+      f[0] = rig.send(PeerRig.Lib.PEER, pt, records).requireAll().nanos();
+      f[1] = rig.send(PeerRig.Lib.OURS, ot, records).requireAll().nanos();
+      for (PeerRig.Reader v : PeerRig.Reader.values()) {
+        f[2 + v.ordinal()] = rig.consume(v, v == PeerRig.Reader.PEER ? pt : ot, records, true);
+      }
+      System.out.println(line("warm-up " + pass, f));
     }
   }
 
