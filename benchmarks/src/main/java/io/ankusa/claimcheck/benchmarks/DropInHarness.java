@@ -53,10 +53,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <p>Before the first cell the young generation is touched once ({@link HeapWarmUp}: the first pass
  * through a fresh 4 GiB heap's eden page-faults on every page). Per cell (size × count × threads):
- * three warm-up passes of every candidate ({@code -Ddropin.warmups}: on 2 cores one pass left the
- * JIT compiling through the measured rounds), then {@code rounds} rounds in balanced order
- * (forward, reversed, forward, …: A B | A B, B A, A B); a ratio is taken within a round and the
- * median of rounds is reported. With T threads each phase is T threads, each with its own fresh
+ * eight warm-up passes of every candidate ({@code -Ddropin.warmups}: on 2 cores four left the JIT
+ * compiling through the measured rounds, BENCHMARKS.md §17), then {@code rounds} rounds in balanced
+ * order (forward, reversed, forward, …: A B | A B, B A, A B); a ratio is taken within a round and
+ * the median of rounds is reported. With T threads each phase is T threads, each with its own fresh
  * serializer/deserializer over every T-th value, timed by the phase's wall clock from the moment
  * every thread's serde is configured to the last call's end: opening and closing a serde stay
  * outside, as building a raw client does (each round's line shows, in brackets, the milliseconds
@@ -73,7 +73,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *   -Ddropin.payload=random (default: incompressible) | half (half random, half repeated text)
  *   -Ddropin.link.mbps=R every client reaches S3Proxy through a {@link PacedLink} delivering R MB/s
  *       per connection (a remote store's rate; default: loopback, no link)
- *   -Ddropin.warmups=N warm-up passes of every candidate per cell (default 3): on 2 cores the
+ *   -Ddropin.warmups=N warm-up passes of every candidate per cell (default 8): on 2 cores the
  *       JIT (C2) still compiles S3Proxy's and the SDK's code for the first minute or two
  *
  *   encryption on vs off only:
@@ -83,7 +83,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 public final class DropInHarness {
 
   /** Warm-up passes of every candidate per cell unless {@code -Ddropin.warmups} says otherwise. */
-  private static final int DEFAULT_WARMUPS = 3;
+  private static final int DEFAULT_WARMUPS = 8;
 
   private static final String BUCKET = "dropin";
   private static final String TOPIC = "dropin";

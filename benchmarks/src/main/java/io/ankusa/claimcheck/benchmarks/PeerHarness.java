@@ -33,7 +33,7 @@ import java.util.Random;
  * </ol>
  *
  * <p>Each round runs the variants in a rotated order; the young generation is touched once first
- * ({@link HeapWarmUp}), then untimed full rounds ({@code -Dpeer.warmups=N}, default 2). Ratios are
+ * ({@link HeapWarmUp}), then untimed full rounds ({@code -Dpeer.warmups=N}, default 3). Ratios are
  * peer time over our time (above 1: we are faster); <i>end to end</i> is the peer's produce +
  * consume time over ours with the drop-in serde on both sides (our serializer, our deserializer
  * inside the consumer: no prefetch), the issue's end-to-end figure. The peer runs on the Kafka
@@ -52,7 +52,7 @@ public final class PeerHarness {
   private static final int OUR_DEFAULT_THRESHOLD = 256 << 10;
 
   /** Untimed full rounds before the measured ones unless {@code -Dpeer.warmups} says otherwise. */
-  private static final int DEFAULT_WARMUPS = 2;
+  private static final int DEFAULT_WARMUPS = 3;
 
   private final int records;
   private final PeerRig rig;
