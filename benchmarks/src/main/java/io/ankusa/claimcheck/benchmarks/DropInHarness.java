@@ -61,7 +61,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * every thread's serde is configured to the last call's end: opening and closing a serde stay
  * outside, as building a raw client does (each round's line shows, in brackets, the milliseconds
  * they took with starting the threads). Client CPU per MiB: every thread's CPU but S3Proxy's, the
- * JIT's and the GC's ({@link ThreadCpu}), over the phase; the S3 server's (S3Proxy's threads)
+ * JIT's and the GC's ({@link ThreadCpu}), over the same window; the S3 server's (S3Proxy's threads)
  * beside it, the work our requests cost a server that, on this rig, shares the client's cores.
  * Objects are deleted after every pass (S3Proxy keeps them in memory).
  *
