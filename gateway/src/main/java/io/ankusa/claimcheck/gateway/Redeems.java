@@ -22,12 +22,13 @@ import org.eclipse.jetty.http.HttpHeader;
  * when the ref records it (416). A whole claim streams ({@link ClaimCheck#redeemStream}, {@link
  * StreamedAnswer}: chunks through the reader, the end verified before the last piece goes out, the
  * response aborted when it does not), bounded by {@code claimcheck.stream.max.bytes} for a streamed
- * claim or a packed uncompressed one; a {@code Range} of an uncompressed claim is one ranged store
- * read of just those bytes ({@link ClaimCheck#redeemRange}: not verified, the checksum covers the
- * whole claim); a range of a packed compressed claim is cut from the whole claim, redeemed
- * (verified) within {@code claimcheck.read.max.bytes}. {@code HEAD} transfers nothing: length and
- * checksum come from the ref, existence from {@link ClaimCheck#exists} (the cache, else a store
- * stat); only a compressed v1 ref, whose raw length is unknown, is redeemed for a HEAD.
+ * claim or a packed uncompressed one (of one inline read: sent as it arrives, {@link
+ * EarlyAnswers}); a {@code Range} of an uncompressed claim is one ranged store read of just those
+ * bytes ({@link ClaimCheck#redeemRange}: not verified, the checksum covers the whole claim); a
+ * range of a packed compressed claim is cut from the whole claim, redeemed (verified) within {@code
+ * claimcheck.read.max.bytes}. {@code HEAD} transfers nothing: length and checksum come from the
+ * ref, existence from {@link ClaimCheck#exists} (the cache, else a store stat); only a compressed
+ * v1 ref, whose raw length is unknown, is redeemed for a HEAD.
  */
 final class Redeems {
 
@@ -36,6 +37,7 @@ final class Redeems {
   private final long readMaxBytes;
   private final long streamMaxBytes;
   private final InlineLeads inline;
+  private final EarlyAnswers early;
 
   Redeems(ClaimCheck cc, InlineLeads inline) {
     this.cc = cc;
@@ -43,6 +45,7 @@ final class Redeems {
     this.readDeadlineMs = cc.config().readDeadline().toMillis();
     this.readMaxBytes = cc.config().readMaxBytes();
     this.streamMaxBytes = cc.config().streamReadMaxBytes();
+    this.early = new EarlyAnswers(cc, inline, readMaxBytes);
   }
 
   /** Answers a claim's bytes (or the headers of them, for HEAD). */
@@ -144,6 +147,10 @@ final class Redeems {
       return;
     }
     if (size >= 0 && !x.isHead() && ask instanceof ByteRange.Whole) {
+      if (early.serves(ref, size)) {
+        early.answer(x, ref, etag, (int) size, deadlineMs, deadline);
+        return;
+      }
       ClaimCheck.ClaimStream stream;
       try {
         stream =
