@@ -96,6 +96,19 @@ final class ClaimAnswers {
     x.answer(status, send ? body : null, send ? length : 0);
   }
 
+  /**
+   * Starts a streamed {@code 200} of a whole claim of {@code size} bytes (its headers set): true
+   * when this is the exchange's answer ({@link Exchange#begin}).
+   */
+  static boolean beginWhole(Exchange x, String etag, long size) {
+    immutable(x, etag);
+    var h = x.response().getHeaders();
+    h.put(HttpHeader.ACCEPT_RANGES, "bytes");
+    h.put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
+    h.put(HttpHeader.CONTENT_LENGTH, Long.toString(size));
+    return x.begin(200);
+  }
+
   static void immutable(Exchange x, String etag) {
     x.response().getHeaders().put(HttpHeader.ETAG, etag);
     x.response().getHeaders().put(HttpHeader.CACHE_CONTROL, "private, max-age=31536000, immutable");

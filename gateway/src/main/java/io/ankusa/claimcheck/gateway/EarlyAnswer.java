@@ -4,7 +4,6 @@ import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.store.InlineArrivals;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Invocable;
 
@@ -118,7 +117,7 @@ final class EarlyAnswer implements InlineArrivals.Watcher {
       finish();
       return;
     }
-    if (first && !begin()) {
+    if (first && !ClaimAnswers.beginWhole(x, etag, size)) {
       synchronized (this) {
         over = true; // answered otherwise already
       }
@@ -164,14 +163,5 @@ final class EarlyAnswer implements InlineArrivals.Watcher {
       over = true;
     }
     x.abort(t);
-  }
-
-  private boolean begin() {
-    ClaimAnswers.immutable(x, etag);
-    var h = x.response().getHeaders();
-    h.put(HttpHeader.ACCEPT_RANGES, "bytes");
-    h.put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
-    h.put(HttpHeader.CONTENT_LENGTH, Long.toString(size));
-    return x.begin(200);
   }
 }

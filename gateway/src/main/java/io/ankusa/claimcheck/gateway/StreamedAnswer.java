@@ -3,7 +3,6 @@ package io.ankusa.claimcheck.gateway;
 import io.ankusa.claimcheck.ClaimCheck;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import java.nio.ByteBuffer;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.util.Callback;
 
 /**
@@ -99,11 +98,6 @@ final class StreamedAnswer {
 
   private boolean begin() {
     begun = true;
-    ClaimAnswers.immutable(x, etag);
-    var h = x.response().getHeaders();
-    h.put(HttpHeader.ACCEPT_RANGES, "bytes");
-    h.put(HttpHeader.CONTENT_TYPE, "application/octet-stream");
-    h.put(HttpHeader.CONTENT_LENGTH, Long.toString(size));
-    return x.begin(200);
+    return ClaimAnswers.beginWhole(x, etag, size);
   }
 }

@@ -10,13 +10,10 @@ import io.ankusa.claimcheck.ref.RefCodec;
 import io.ankusa.claimcheck.testkit.EmbeddedS3;
 import io.ankusa.claimcheck.testkit.Fault;
 import io.ankusa.claimcheck.testkit.FaultProxy;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
@@ -84,29 +81,8 @@ class GatewayEarlyAnswerIT {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(RefCodec.encode(ref));
   }
 
-  /** What a client read of a GET: its status, the bytes it got and whether the transfer broke. */
-  private record Read(int status, long contentLength, byte[] body, IOException broken) {}
-
-  private static Read read(String path) throws Exception {
-    HttpResponse<InputStream> r =
-        http.send(
-            get(gateway, path, TOKEN_A).timeout(Duration.ofSeconds(60)).build(),
-            HttpResponse.BodyHandlers.ofInputStream());
-    java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
-    IOException broken = null;
-    try (InputStream in = r.body()) {
-      byte[] buf = new byte[1 << 16];
-      for (int n; (n = in.read(buf)) >= 0; ) {
-        got.write(buf, 0, n);
-      }
-    } catch (IOException e) {
-      broken = e;
-    }
-    return new Read(
-        r.statusCode(),
-        r.headers().firstValueAsLong("Content-Length").orElse(-1),
-        got.toByteArray(),
-        broken);
+  private static TestGateways.Received read(String path) throws Exception {
+    return TestGateways.receive(http, get(gateway, path, TOKEN_A));
   }
 
   @Test
@@ -116,7 +92,7 @@ class GatewayEarlyAnswerIT {
       byte[] value = random(size);
       String path = "/v1/claims/" + checkIn(value);
       for (int i = 0; i < 3; i++) {
-        Read r = read(path);
+        TestGateways.Received r = read(path);
         assertThat(r.broken()).as("size %d", size).isNull();
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.contentLength()).isEqualTo(size);
@@ -133,14 +109,14 @@ class GatewayEarlyAnswerIT {
     // The first store GET comes back with every byte flipped; the reader's second look reads the
     // stored bytes, which verify: the bytes already sent are not the claim's.
     proxy.failTimes(1, Fault.corruptBody(), "GET");
-    Read first = read(path);
+    TestGateways.Received first = read(path);
     assertThat(proxy.failuresLeft()).as("the damaged GET was served").isZero();
     assertThat(first.status()).isEqualTo(200);
     assertThat(first.broken()).as("a broken transfer").isNotNull();
     assertThat(first.body().length).as("never the whole body").isLessThan(value.length);
     assertThat(proxy.requestCount("GET")).as("the damaged read, then the second look").isEqualTo(2);
 
-    Read again = read(path);
+    TestGateways.Received again = read(path);
     assertThat(again.broken()).isNull();
     assertThat(again.status()).isEqualTo(200);
     assertThat(again.body()).isEqualTo(value);
@@ -161,7 +137,7 @@ class GatewayEarlyAnswerIT {
             good.codec(),
             good.rawLength());
     String path = "/v1/claims/" + b64(wrong);
-    Read first = read(path);
+    TestGateways.Received first = read(path);
     assertThat(first.status()).isEqualTo(200);
     assertThat(first.broken()).as("a broken transfer").isNotNull();
     assertThat(first.body().length).as("never the whole body").isLessThan(value.length);
@@ -169,7 +145,7 @@ class GatewayEarlyAnswerIT {
         .as("what was sent is the stored bytes' prefix")
         .isTrue();
 
-    Read again = read(path);
+    TestGateways.Received again = read(path);
     assertThat(again.status()).isEqualTo(502);
     assertThat(new String(again.body(), StandardCharsets.UTF_8))
         .contains("\"reason\":\"CORRUPT\"")

@@ -8,8 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ankusa.claimcheck.internal.crypto.LocalKekProvider;
 import io.ankusa.claimcheck.ref.ClaimRef;
 import io.ankusa.claimcheck.ref.RefCodec;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,7 +16,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Random;
@@ -135,25 +132,12 @@ class GatewayEncryptedStreamingIT {
       f.seek(ref.length() / 2);
       f.write(b ^ 0x20);
     }
-    HttpResponse<InputStream> r =
-        http.send(
-            get(gateway, path(ref), TOKEN_A).timeout(Duration.ofSeconds(60)).build(),
-            HttpResponse.BodyHandlers.ofInputStream());
-    assertThat(r.statusCode()).isEqualTo(200);
-    java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
-    IOException broken = null;
-    try (InputStream in = r.body()) {
-      byte[] buf = new byte[1 << 16];
-      for (int n; (n = in.read(buf)) >= 0; ) {
-        got.write(buf, 0, n);
-      }
-    } catch (IOException e) {
-      broken = e;
-    }
-    byte[] served = got.toByteArray();
+    TestGateways.Received r = TestGateways.receive(http, get(gateway, path(ref), TOKEN_A));
+    assertThat(r.status()).isEqualTo(200);
+    byte[] served = r.body();
     assertThat(served.length).as("never the whole body").isLessThan(value.length);
     assertThat(served).isEqualTo(java.util.Arrays.copyOf(value, served.length));
-    assertThat(broken).as("a broken transfer").isNotNull();
+    assertThat(r.broken()).as("a broken transfer").isNotNull();
   }
 
   private static int indexOf(byte[] hay, byte[] needle) {

@@ -94,4 +94,32 @@ final class TestGateways {
         .isEqualTo(201);
     return r;
   }
+
+  /**
+   * What a client read of an answer: its status, its Content-Length (-1: none), the bytes it got
+   * and how the transfer broke (null: it did not).
+   */
+  record Received(int status, long contentLength, byte[] body, java.io.IOException broken) {}
+
+  /** Sends {@code r} and reads its body to the end or until the transfer breaks. */
+  static Received receive(HttpClient http, HttpRequest.Builder r) throws Exception {
+    HttpResponse<java.io.InputStream> answer =
+        http.send(
+            r.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofInputStream());
+    java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+    java.io.IOException broken = null;
+    try (java.io.InputStream in = answer.body()) {
+      byte[] buf = new byte[1 << 16];
+      for (int n; (n = in.read(buf)) >= 0; ) {
+        got.write(buf, 0, n);
+      }
+    } catch (java.io.IOException e) {
+      broken = e;
+    }
+    return new Received(
+        answer.statusCode(),
+        answer.headers().firstValueAsLong("Content-Length").orElse(-1),
+        got.toByteArray(),
+        broken);
+  }
 }
