@@ -275,7 +275,7 @@ public final class GatewayHarness {
    * {@code threads} loops GETting {@code keys} in turn (each from its own place) for {@code
    * seconds}: {MiB/s, CPU ms per MiB}.
    */
-  private static double[] rawLoop(S3Client s3, List<String> keys, int threads, int seconds)
+  static double[] rawLoop(S3Client s3, List<String> keys, int threads, int seconds)
       throws Exception {
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -312,7 +312,7 @@ public final class GatewayHarness {
     return new double[] {mib / secs, (os.getProcessCpuTime() - cpu0) / 1e6 / mib};
   }
 
-  private static S3Client s3(Map<String, String> s) {
+  static S3Client s3(Map<String, String> s) {
     return S3Client.builder()
         .httpClient(Apache5HttpClient.builder().maxConnections(128).build())
         .endpointOverride(URI.create(s.get("s3")))
