@@ -3,10 +3,8 @@ package io.ankusa.claimcheck.benchmarks;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -33,21 +31,9 @@ public final class GatewayCell {
     Path dir = Files.createTempDirectory("gateway-cell");
     try (GatewayProcesses rig = new GatewayProcesses(dir, jars.get(0))) {
       rig.startServers();
-      List<URI> gws = new ArrayList<>();
-      for (int j = 0; j < jars.size(); j++) {
-        gws.add(
-            rig.startGateway(
-                "g" + j, Map.of("claimcheck.cache.max.bytes", "0"), List.of(), jars.get(j)));
-      }
-      GatewayLoad load = new GatewayLoad(rig.token);
-      StringBuilder lines = new StringBuilder();
-      for (int j = 0; j < 64; j++) {
-        lines
-            .append("/v1/claims/")
-            .append(load.checkIn(gws.get(0), GatewayHarness.random(size, j)))
-            .append('\n');
-      }
-      Path paths = Files.writeString(dir.resolve("paths.txt"), lines);
+      List<URI> gws = rig.startCacheOffGateways(jars);
+      List<String> claims = new GatewayLoad(rig.token).checkInClaims(gws.get(0), size, 64);
+      Path paths = Files.write(dir.resolve("paths.txt"), claims);
       Path script = Files.writeString(dir.resolve("paths.lua"), Wrk.SCRIPT);
       try (S3Client s3 = GatewayHarness.s3(rig.s3)) {
         List<String> keys =

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -32,17 +31,8 @@ public final class GatewayLatencyAb {
     Path dir = Files.createTempDirectory("gateway-latency");
     try (GatewayProcesses rig = new GatewayProcesses(dir, jars.get(0))) {
       rig.startServers();
-      List<URI> gws = new ArrayList<>();
-      for (int j = 0; j < jars.size(); j++) {
-        gws.add(
-            rig.startGateway(
-                "g" + j, Map.of("claimcheck.cache.max.bytes", "0"), List.of(), jars.get(j)));
-      }
-      GatewayLoad load = new GatewayLoad(rig.token);
-      List<String> paths = new ArrayList<>();
-      for (int j = 0; j < 64; j++) {
-        paths.add("/v1/claims/" + load.checkIn(gws.get(0), GatewayHarness.random(size, j)));
-      }
+      List<URI> gws = rig.startCacheOffGateways(jars);
+      List<String> paths = new GatewayLoad(rig.token).checkInClaims(gws.get(0), size, 64);
       int sides = jars.size() + 1;
       List<RawGet> clients = new ArrayList<>();
       for (URI gw : gws) {

@@ -38,6 +38,18 @@ final class GatewayLoad {
     this.token = token;
   }
 
+  /**
+   * Checks in {@code n} distinct random claims of {@code size} bytes (seeds 0 to n - 1); returns
+   * their {@code /v1/claims/{ref}} paths, in order.
+   */
+  List<String> checkInClaims(URI gateway, int size, int n) throws Exception {
+    List<String> paths = new ArrayList<>(n);
+    for (int j = 0; j < n; j++) {
+      paths.add("/v1/claims/" + checkIn(gateway, GatewayHarness.random(size, j)));
+    }
+    return paths;
+  }
+
   /** POSTs {@code body}; returns the base64url ref. */
   String checkIn(URI gateway, byte[] body) throws Exception {
     HttpResponse<String> r =

@@ -134,6 +134,19 @@ final class GatewayProcesses implements AutoCloseable {
   }
 
   /**
+   * Starts each of {@code jars} with its cache off (every GET a store read), named {@code g0},
+   * {@code g1}, …; returns where each listens, in order.
+   */
+  List<URI> startCacheOffGateways(List<Path> jars) throws Exception {
+    List<URI> uris = new ArrayList<>();
+    for (int j = 0; j < jars.size(); j++) {
+      uris.add(
+          startGateway("g" + j, Map.of("claimcheck.cache.max.bytes", "0"), List.of(), jars.get(j)));
+    }
+    return uris;
+  }
+
+  /**
    * The CPUs gateways run on ({@code -Dgateway.cpus}, a {@code taskset -c} list such as {@code 1}):
    * with the harness itself started under {@code taskset -c} on the others, the load generator
    * cannot take the gateway's cores; unset (default), every process shares every core.
