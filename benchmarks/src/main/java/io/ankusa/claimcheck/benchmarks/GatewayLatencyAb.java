@@ -13,10 +13,11 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * One client's request latency through gateway builds and a raw SDK GET, interleaved request by
  * request so that whatever drifts on the machine (the JIT, a neighbour, the clock) weighs on every
  * side alike: S3Proxy and each jar as child processes (cache off: every GET a store read), 64
- * claims of {@code size} bytes, then cycles of one GET from each side in balanced order (raw, jar
- * 1, …, jar n, then the same reversed), each GET on the side's own keep-alive connection ({@link
- * RawGet}) and going round the claims. Prints per side the mean, median and p90 latency over the
- * measured cycles, and each jar's mean against the raw GET's (the ratio of one client's
+ * claims of {@code size} bytes, then cycles of one GET from each side, the order rotated by one
+ * place every cycle (raw, jar 1, …, jar n; jar 1, …, jar n, raw; …) so that every side takes every
+ * place equally often and none follows itself, each GET on the side's own keep-alive connection
+ * ({@link RawGet}) and going round the claims. Prints per side the mean, median and p90 latency
+ * over the measured cycles, and each jar's mean against the raw GET's (the ratio of one client's
  * throughputs). Args: {@code warmup-seconds cycles size jar...}. Not thread-safe.
  */
 public final class GatewayLatencyAb {
@@ -54,7 +55,9 @@ public final class GatewayLatencyAb {
         long[][] nanos = new long[sides][cycles];
         for (int c = 0; c < cycles; c++, k++) {
           for (int i = 0; i < sides; i++) {
-            int side = c % 2 == 0 ? i : sides - 1 - i;
+            // Rotated: every side takes every place in turn and none runs twice in a row (a side
+            // that follows itself finds its own caches warm: reversing every other cycle did that).
+            int side = (c + i) % sides;
             long t0 = System.nanoTime();
             one(side, s3, keys, clients, paths, k);
             nanos[side][c] = System.nanoTime() - t0;
