@@ -9,12 +9,12 @@ import java.util.Objects;
  * <p>A store that serves a read on the calling thread ({@link InlineCalls}) and gathers the body
  * straight into the array it will answer with may {@link #report} how much of that array is filled,
  * each time more arrived. A watcher (a redeem) can then work on the bytes already there (decrypt
- * finished segments, sum their checksum, send them on) while the rest is still on the wire, instead
- * of after the last byte. What a watcher sees is a hint, nothing more: the read's outcome, its
- * checks and its answer are exactly what they would be unwatched, so a watcher must use its work
- * only when the array it is finally given is the very array it watched, whole ({@code filled ==
- * length}); a new attempt reports a new array. Bytes below {@code filled} never change afterwards.
- * A store that cannot report simply never calls this class.
+ * finished segments, say) while the rest is still on the wire, instead of after the last byte. What
+ * a watcher sees is a hint, nothing more: the read's outcome, its checks and its answer are exactly
+ * what they would be unwatched, so a watcher must use its work only when the array it is finally
+ * given is the very array it watched, whole ({@code filled == length}); a new attempt reports a new
+ * array. Bytes below {@code filled} never change afterwards. A store that cannot report simply
+ * never calls this class.
  */
 public final class InlineArrivals {
 
