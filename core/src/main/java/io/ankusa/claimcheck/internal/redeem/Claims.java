@@ -100,17 +100,8 @@ final class Claims {
 
   /** Throws {@code CORRUPT} unless {@code stored} has the ref's length and CRC32C. */
   void check(ClaimRef ref, byte[] stored) {
-    check(ref, stored, null);
-  }
-
-  /**
-   * As {@link #check(ClaimRef, byte[])}, the CRC32C continued from what {@code arriving} summed
-   * while {@code stored} arrived, when it watched that very array (null: summed whole).
-   */
-  void check(ClaimRef ref, byte[] stored, ArrivingChecksum arriving) {
     try {
-      Packs.checkClaim(
-          ref, stored, arriving == null ? crc32c : bytes -> arriving.crc32c(bytes, crc32c));
+      Packs.checkClaim(ref, stored, crc32c);
     } catch (CorruptPackException e) {
       throw new Failure(Reason.CORRUPT, claim(ref) + e.getMessage(), e);
     }

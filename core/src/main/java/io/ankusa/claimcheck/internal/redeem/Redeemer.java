@@ -125,18 +125,11 @@ public final class Redeemer {
   private CompletableFuture<byte[]> redeemed(
       ClaimRef ref, long deadlineNanos, boolean mayLookAgain) {
     Verified own = new Verified();
-    // An encrypted claim read on this thread is decrypted while it arrives (EarlyOpening), and a
-    // large one's checksum summed while it arrives (ArrivingChecksum), both on the reading thread.
+    // An encrypted claim read on this thread is decrypted while it arrives (EarlyOpening).
     EarlyOpening early = claims.early(ref);
-    InlineArrivals.Watcher before = early != null ? early : InlineArrivals.current();
-    ArrivingChecksum arriving =
-        ref.length() >= ArrivingChecksum.MIN_BYTES
-            ? new ArrivingChecksum(Math.toIntExact(ref.length()), before)
-            : null;
-    InlineArrivals.Watcher watcher = arriving != null ? arriving : early;
     CompletableFuture<byte[]> raw;
-    try (InlineCalls.Scope watching = watcher == null ? null : InlineArrivals.watch(watcher)) {
-      raw = fetch(ref, deadlineNanos, own, arriving);
+    try (InlineCalls.Scope watching = early == null ? null : InlineArrivals.watch(early)) {
+      raw = fetch(ref, deadlineNanos, own);
     }
     return raw.handle(
             (bytes, error) ->
@@ -157,7 +150,7 @@ public final class Redeemer {
     if (refused != null) {
       return CompletableFuture.failedFuture(refused);
     }
-    return fetch(ref, deadlineNanos, new Verified(), null).thenApply(bytes -> null);
+    return fetch(ref, deadlineNanos, new Verified()).thenApply(bytes -> null);
   }
 
   private Failure refusal(ClaimRef ref) {
@@ -180,12 +173,10 @@ public final class Redeemer {
   }
 
   /**
-   * The reader's fetch of {@code ref}'s range, the store search checking before it caches (the
-   * checksum continued from {@code arriving}'s, when not null) and noting the checked array in
-   * {@code own}.
+   * The reader's fetch of {@code ref}'s range, the store search checking before it caches and
+   * noting the checked array in {@code own}.
    */
-  private CompletableFuture<byte[]> fetch(
-      ClaimRef ref, long deadlineNanos, Verified own, ArrivingChecksum arriving) {
+  private CompletableFuture<byte[]> fetch(ClaimRef ref, long deadlineNanos, Verified own) {
     long packId = ref.packId().value();
     try {
       return reader.fetch(
@@ -198,7 +189,7 @@ public final class Redeemer {
                   .search(ref, ticker.read() + searchNanos)
                   .thenApply(
                       bytes -> {
-                        claims.check(ref, bytes, arriving); // before the reader caches it
+                        claims.check(ref, bytes); // before the reader caches it
                         own.bytes = bytes;
                         return bytes;
                       }),
